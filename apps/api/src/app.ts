@@ -1,0 +1,86 @@
+import cors from '@fastify/cors';
+import type { Database } from '@atelier/db';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppConfig } from './env';
+import authPlugin from './plugins/auth';
+import dbPlugin from './plugins/db';
+import errorsPlugin from './plugins/errors';
+import openapiPlugin from './plugins/openapi';
+import rateLimitsPlugin from './plugins/rate-limits';
+import redisPlugin from './plugins/redis';
+import authRoutes from './routes/auth';
+import creditsRoutes from './routes/credits';
+import healthRoutes from './routes/health';
+import usersRoutes from './routes/users';
+import workspacesRoutes from './routes/workspaces';
+import { createServices, type Services } from './services';
+import { createMailer, type Mailer } from './services/mail/mailer';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+    config: AppConfig;
+  }
+}
+
+export interface BuildOptions {
+  config: AppConfig;
+  /** Opened (and closed) by the caller: the server, a CLI or a test fixture. */
+  database: Database;
+  /** Replaces the configured mailer (tests read the mails it receives). */
+  mailer?: Mailer;
+  logger?: boolean | object;
+}
+
+export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 600 },
+    ajv: { customOptions: { removeAdditional: false } },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+
+  await app.register(errorsPlugin);
+  await app.register(cors, {
+    origin: config.webOrigins,
+    credentials: true,
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    maxAge: 600,
+  });
+  await app.register(dbPlugin, { database: options.database });
+  await app.register(redisPlugin, { url: config.redisUrl });
+  await app.register(rateLimitsPlugin, { limits: config.rateLimits });
+  await app.register(authPlugin, {
+    secret: config.jwtSecret,
+    accessTokenTtlSeconds: config.accessTokenTtlSeconds,
+  });
+  await app.register(openapiPlugin);
+
+  const mailer =
+    options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger: app.log });
+  app.decorate(
+    'services',
+    createServices({
+      db: options.database.db,
+      mailer,
+      signAccessToken: (claims) => app.jwt.sign(claims),
+      accessTokenTtlSeconds: config.accessTokenTtlSeconds,
+      refreshTokenTtlDays: config.refreshTokenTtlDays,
+      webUrl: config.webUrl,
+      onMailError: (err) => app.log.error({ err }, 'mail could not be sent'),
+    }),
+  );
+
+  await app.register(healthRoutes);
+  await app.register(authRoutes);
+  await app.register(usersRoutes);
+  await app.register(workspacesRoutes);
+  await app.register(creditsRoutes);
+  return app;
+}

@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** The repository root: relative paths in the configuration are resolved against it. */
+export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
+const int = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: int(5001),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: optionalString,
+  REDIS_URL: optionalString,
+  DATA_DIR: z.string().default('.data'),
+  JWT_SECRET: optionalString,
+  WEB_ORIGIN: z.string().default('http://localhost:3000'),
+  WEB_URL: optionalString,
+  ACCESS_TOKEN_TTL_SECONDS: int(900),
+  REFRESH_TOKEN_TTL_DAYS: int(30),
+  BODY_LIMIT_BYTES: int(1_048_576),
+  SMTP_URL: optionalString,
+  MAIL_FROM: z.string().default('Atelier <no-reply@atelier.local>'),
+  ADMIN_EMAIL: optionalString,
+  ADMIN_PASSWORD: optionalString,
+  ORGANIZATION_NAME: z.string().default('My organization'),
+  MONTHLY_CREDITS: int(100_000),
+  LOGIN_RATE_PER_IP_PER_MINUTE: int(30),
+  LOGIN_RATE_PER_ACCOUNT_PER_15_MINUTES: int(10),
+  RESET_RATE_PER_IP_PER_HOUR: int(20),
+  RESET_RATE_PER_ACCOUNT_PER_HOUR: int(3),
+  /** Trust X-Forwarded-For (only behind a reverse proxy you run; otherwise clients could spoof their address). */
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface RateLimitConfig {
+  loginPerIpPerMinute: number;
+  loginPerAccountPer15Minutes: number;
+  resetPerIpPerHour: number;
+  resetPerAccountPerHour: number;
+}
+
+export interface AppConfig {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  dataDir: string;
+  jwtSecret: string;
+  webOrigins: string[];
+  webUrl: string;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlDays: number;
+  bodyLimitBytes: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  organizationName: string;
+  monthlyCredits: number;
+  rateLimits: RateLimitConfig;
+  logLevel: string;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; the only place that looks at process.env. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(repoRoot, e.DATA_DIR);
+  const origins = e.WEB_ORIGIN.split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    dataDir,
+    jwtSecret: jwtSecret(e.JWT_SECRET, e.NODE_ENV, dataDir),
+    webOrigins: origins,
+    webUrl: (e.WEB_URL ?? origins[0] ?? 'http://localhost:3000').replace(/\/$/, ''),
+    accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+    refreshTokenTtlDays: e.REFRESH_TOKEN_TTL_DAYS,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    adminEmail: e.ADMIN_EMAIL,
+    adminPassword: e.ADMIN_PASSWORD,
+    organizationName: e.ORGANIZATION_NAME,
+    monthlyCredits: e.MONTHLY_CREDITS,
+    rateLimits: {
+      loginPerIpPerMinute: e.LOGIN_RATE_PER_IP_PER_MINUTE,
+      loginPerAccountPer15Minutes: e.LOGIN_RATE_PER_ACCOUNT_PER_15_MINUTES,
+      resetPerIpPerHour: e.RESET_RATE_PER_IP_PER_HOUR,
+      resetPerAccountPerHour: e.RESET_RATE_PER_ACCOUNT_PER_HOUR,
+    },
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY === 'true',
+  };
+}
+
+const MIN_SECRET_LENGTH = 32;
+
+/**
+ * Production requires JWT_SECRET. Elsewhere a secret is generated once and kept under DATA_DIR,
+ * so sessions survive restarts without anyone having to configure one.
+ */
+function jwtSecret(given: string | undefined, nodeEnv: string, dataDir: string): string {
+  if (given) {
+    if (given.length < MIN_SECRET_LENGTH) {
+      throw new ConfigError(`JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters long.`);
+    }
+    return given;
+  }
+  if (nodeEnv === 'production') {
+    throw new ConfigError('JWT_SECRET is required when NODE_ENV=production (at least 32 random characters).');
+  }
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,109 @@
+import jwt from '@fastify/jwt';
+import { users } from '@atelier/db';
+import type { AppRoleId } from '@atelier/schemas';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Principal } from '../services/auth/principal';
+import type { AccessClaims } from '../services/auth/session-service';
+import { AppError } from '../services/errors';
+
+/**
+ * How a route is reached, declared on the route itself (`config.access`) and enforced here, in one
+ * place: `public`, or the application roles allowed. A route that declares nothing is refused at
+ * start-up, so no route can be open by omission.
+ */
+export type Access = 'public' | { roles: readonly AppRoleId[] };
+
+export const ALL_ROLES: readonly AppRoleId[] = ['admin', 'creator', 'user'];
+export const BUILDERS: readonly AppRoleId[] = ['admin', 'creator'];
+export const ADMINS: readonly AppRoleId[] = ['admin'];
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+  interface FastifyInstance {
+    /** Every route with its access rule, as registered (the role-matrix test walks it). */
+    routeCatalog: { method: string; url: string; access: Access }[];
+  }
+}
+
+declare module '@fastify/jwt' {
+  interface FastifyJWT {
+    payload: AccessClaims;
+    user: AccessClaims;
+  }
+}
+
+const unauthenticated = (detail = 'Please log in.') => new AppError(401, 'unauthenticated', detail);
+
+/** The caller of an authenticated route (the hook guarantees it is there). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw unauthenticated();
+  return request.principal;
+}
+
+export default fp(
+  async function auth(app: FastifyInstance, opts: { secret: string; accessTokenTtlSeconds: number }) {
+    await app.register(jwt, {
+      secret: opts.secret,
+      sign: { algorithm: 'HS256', expiresIn: opts.accessTokenTtlSeconds },
+      verify: { algorithms: ['HS256'] },
+    });
+
+    app.decorate('routeCatalog', []);
+    app.addHook('onRoute', (route) => {
+      // The OpenAPI document and its viewer are public by nature.
+      if (route.url.startsWith('/docs')) route.config = { ...route.config, access: 'public' };
+      if (!route.config?.access) {
+        throw new Error(`Route ${route.method} ${route.url} declares no access rule (config.access).`);
+      }
+      for (const method of [route.method].flat()) {
+        if (method !== 'HEAD') app.routeCatalog.push({ method, url: route.url, access: route.config.access });
+      }
+    });
+
+    app.addHook('onRequest', async (request) => {
+      const access = request.routeOptions.config.access;
+      if (!access || access === 'public') return;
+      if (!request.headers.authorization?.startsWith('Bearer ')) throw unauthenticated();
+      let claims: AccessClaims;
+      try {
+        claims = await request.jwtVerify<AccessClaims>();
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (code === 'FST_JWT_AUTHORIZATION_TOKEN_EXPIRED') {
+          throw new AppError(401, 'token_expired', 'Your session has expired. Please log in again.');
+        }
+        throw new AppError(401, 'invalid_token', 'The access token is not valid. Please log in.');
+      }
+      // The user's current row decides: a deleted user or a changed role takes effect at once.
+      const [user] = await app.db
+        .select({
+          id: users.id,
+          organizationId: users.organizationId,
+          role: users.userRoleId,
+          email: users.email,
+        })
+        .from(users)
+        .where(eq(users.id, claims.sub))
+        .limit(1);
+      if (!user || user.organizationId !== claims.org)
+        throw unauthenticated('Your account no longer exists.');
+      const role = user.role as AppRoleId;
+      if (!access.roles.includes(role)) {
+        throw new AppError(
+          403,
+          'forbidden',
+          "Access Forbidden: You don't have permission to access this page.",
+        );
+      }
+      request.principal = { userId: user.id, organizationId: user.organizationId, role, email: user.email };
+    });
+  },
+  { name: 'auth', dependencies: ['db'] },
+);

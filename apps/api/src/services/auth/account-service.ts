@@ -1,0 +1,109 @@
+import { users, type Db } from '@atelier/db';
+import type { OnboardingCompleteBody, TokenAnswer } from '@atelier/schemas';
+import { eq, sql } from 'drizzle-orm';
+import type { Mailer } from '../mail/mailer';
+import { consumeOneTimeToken, inspectOneTimeToken, issueOneTimeToken } from './one-time-tokens';
+import { hashPassword } from './secrets';
+import type { SessionService } from './session-service';
+
+export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface AccountServiceDeps {
+  db: Db;
+  mailer: Mailer;
+  sessions: SessionService;
+  webUrl: string;
+  onMailError(error: unknown): void;
+}
+
+/** Password reset and onboarding: the flows that reach a user by a link in a mail. */
+export function createAccountService(deps: AccountServiceDeps) {
+  const { db } = deps;
+
+  return {
+    invitationUrl: (token: string) => `${deps.webUrl}/onboarding/${token}`,
+
+    /** Issues a fresh invitation for a user who has not set a password, and mails it. */
+    async invite(user: { id: string; email: string; firstName: string }): Promise<string> {
+      const { token } = await issueOneTimeToken(db, user.id, 'onboarding', INVITATION_TTL_MS);
+      const url = this.invitationUrl(token);
+      await deps.mailer.send({
+        to: user.email,
+        subject: 'You are invited to Atelier',
+        text: `Hello ${user.firstName || user.email},\n\nYou have been invited to Atelier. Choose your password and complete your profile here (valid 7 days):\n${url}\n`,
+      });
+      return url;
+    },
+
+    /**
+     * Always succeeds from the caller's point of view, so the answer says nothing about which emails
+     * have accounts. The mail is sent in the background for the same reason (equal timings).
+     */
+    async requestPasswordReset(email: string): Promise<void> {
+      const [user] = await db
+        .select()
+        .from(users)
+        .where(eq(sql`lower(${users.email})`, email.toLowerCase()))
+        .limit(1);
+      if (!user || !user.passwordHash) return;
+      const { token } = await issueOneTimeToken(db, user.id, 'password_reset', RESET_TOKEN_TTL_MS);
+      const url = `${deps.webUrl}/reset-password/${token}`;
+      void deps.mailer
+        .send({
+          to: user.email,
+          subject: 'Reset your Atelier password',
+          text: `Someone asked to reset the password of your Atelier account. If it was you, choose a new password here (valid one hour):\n${url}\n\nIf it was not you, ignore this mail.`,
+        })
+        .catch(deps.onMailError);
+    },
+
+    async setPassword(token: string, password: string): Promise<void> {
+      const passwordHash = await hashPassword(password);
+      const row = await db.transaction(async (tx) => {
+        const used = await consumeOneTimeToken(tx, token, 'password_reset');
+        await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, used.userId));
+        return used;
+      });
+      await deps.sessions.revokeAllFor(row.userId);
+    },
+
+    async inspectInvitation(token: string) {
+      const row = await inspectOneTimeToken(db, token, 'onboarding');
+      const [user] = await db.select().from(users).where(eq(users.id, row.userId)).limit(1);
+      if (!user) throw new Error('invitation without user'); // cascade makes this impossible
+      return {
+        status: 'valid' as const,
+        email: user.email,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        jobTitle: user.jobTitle,
+        expires_at: row.expiresAt.toISOString(),
+      };
+    },
+
+    /** Sets the invited user's password and profile, then signs them in. */
+    async completeOnboarding(body: OnboardingCompleteBody): Promise<TokenAnswer> {
+      const passwordHash = await hashPassword(body.password);
+      const user = await db.transaction(async (tx) => {
+        const used = await consumeOneTimeToken(tx, body.token, 'onboarding');
+        const [updated] = await tx
+          .update(users)
+          .set({
+            passwordHash,
+            firstName: body.firstName,
+            lastName: body.lastName,
+            ...(body.jobTitle !== undefined ? { jobTitle: body.jobTitle } : {}),
+            updatedAt: new Date(),
+          })
+          .where(eq(users.id, used.userId))
+          .returning();
+        if (!updated) throw new Error('invitation without user');
+        return updated;
+      });
+      return deps.sessions.startSession(user);
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, startTestApp, type TestApp } from './helpers';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+describe('health and docs', () => {
+  it('GET /health reports the database and the queue', async () => {
+    const res = await call(t.app, 'GET', '/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: 'ok',
+      db: { status: 'ok', kind: process.env.DATABASE_URL ? 'postgres' : 'pglite' },
+      queue: { status: 'ok', kind: process.env.REDIS_URL ? 'redis' : 'in-process' },
+    });
+  });
+
+  it('GET /docs/json documents every route with its schemas', async () => {
+    const res = await call(t.app, 'GET', '/docs/json');
+    expect(res.status).toBe(200);
+    const paths = Object.keys(res.body.paths);
+    for (const route of t.app.routeCatalog.filter((r) => !r.url.startsWith('/docs'))) {
+      const openapiPath = route.url.replace(/:([a-z_]+)/g, '{$1}');
+      expect(paths, route.url).toContain(openapiPath);
+      expect(
+        res.body.paths[openapiPath][route.method.toLowerCase()],
+        `${route.method} ${route.url}`,
+      ).toBeDefined();
+    }
+    const login = res.body.paths['/token'].post;
+    expect(login.requestBody.content['application/json'].schema.properties).toHaveProperty('email');
+    expect(login.responses['200'].content['application/json'].schema.properties).toHaveProperty(
+      'refresh_token',
+    );
+  });
+
+  it('GET /docs serves the interactive viewer', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/docs/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/html/);
+  });
+
+  it('CORS allows the web origin and not others', async () => {
+    const ok = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/workspaces',
+      headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'GET' },
+    });
+    expect(ok.headers['access-control-allow-origin']).toBe('http://localhost:3000');
+    const other = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/workspaces',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+    });
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});

@@ -1,0 +1,6 @@
+export * from './organizations';
+export * from './roles';
+export * from './users';
+export * from './workspaces';
+export * from './tokens';
+export * from './credits';
