@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
+import { reporters } from '../../vitest.shared';
 
 export default defineConfig({
-  test: { include: ['test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 },
+  test: { include: ['test/**/*.test.ts'], reporters, testTimeout: 30_000, hookTimeout: 60_000 },
 });
