@@ -7,13 +7,15 @@ let failed = 0;
 let skipped = 0;
 for (const group of ['apps', 'packages']) {
   for (const name of readdirSync(group)) {
-    const file = join(group, name, 'test-results', 'vitest.json');
-    if (!existsSync(file)) continue;
-    const report = JSON.parse(readFileSync(file, 'utf8'));
-    passed += report.numPassedTests;
-    failed += report.numFailedTests;
-    skipped += report.numPendingTests + (report.numTodoTests ?? 0);
-    console.log(`${group}/${name}: ${report.numPassedTests} passed, ${report.numFailedTests} failed`);
+    for (const report of ['vitest.json', 'vitest-e2e.json']) {
+      const file = join(group, name, 'test-results', report);
+      if (!existsSync(file)) continue;
+      const r = JSON.parse(readFileSync(file, 'utf8'));
+      passed += r.numPassedTests;
+      failed += r.numFailedTests;
+      skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+      console.log(`${group}/${name} ${report}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+    }
   }
 }
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);

@@ -9,6 +9,7 @@ import errorsPlugin from './plugins/errors';
 import openapiPlugin from './plugins/openapi';
 import rateLimitsPlugin from './plugins/rate-limits';
 import redisPlugin from './plugins/redis';
+import analyticsRoutes from './routes/analytics';
 import authRoutes from './routes/auth';
 import creditsRoutes from './routes/credits';
 import healthRoutes from './routes/health';
@@ -82,5 +83,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(usersRoutes);
   await app.register(workspacesRoutes);
   await app.register(creditsRoutes);
+  await app.register(analyticsRoutes);
   return app;
 }

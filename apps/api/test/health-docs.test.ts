@@ -59,3 +59,26 @@ describe('health and docs', () => {
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
+
+describe('page views', () => {
+  it('records a named page view for the caller, and validates it', async () => {
+    const { createOrg } = await import('./helpers');
+    const { pageViews } = await import('@atelier/db');
+    const { eq } = await import('drizzle-orm');
+    const org = await createOrg(t.app);
+    const res = await call(t.app, 'POST', '/analytics/page-views', {
+      token: org.admin.token,
+      body: { name: 'Forbidden Page', path: '/forbidden' },
+    });
+    expect(res.status).toBe(204);
+    const rows = await t.app.db.select().from(pageViews).where(eq(pageViews.organizationId, org.id));
+    expect(rows.map((r) => [r.name, r.path, r.userId])).toEqual([
+      ['Forbidden Page', '/forbidden', org.admin.id],
+    ]);
+    const bad = await call(t.app, 'POST', '/analytics/page-views', {
+      token: org.admin.token,
+      body: { name: '' },
+    });
+    expect(bad.status).toBe(422);
+  });
+});

@@ -37,6 +37,7 @@ const EXPECTED: Record<string, 'public' | string[]> = {
   'PUT /user_workspace_roles/:user_id/:workspace_id': AC,
   'DELETE /user_workspace_roles/:user_id/:workspace_id': AC,
   'GET /credits/plan': ALL,
+  'POST /analytics/page-views': ALL,
 };
 
 let t: TestApp;

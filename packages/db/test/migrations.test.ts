@@ -11,6 +11,7 @@ const TABLES = [
   'credit_plans',
   'one_time_tokens',
   'organizations',
+  'page_views',
   'refresh_tokens',
   'user_workspace_roles',
   'users',

@@ -1,4 +1,5 @@
 export * from './common';
+export * from './password-rules';
 export * from './password';
 export * from './roles';
 export * from './auth';
@@ -6,3 +7,4 @@ export * from './users';
 export * from './workspaces';
 export * from './credits';
 export * from './health';
+export * from './analytics';

@@ -4,3 +4,4 @@ export * from './users';
 export * from './workspaces';
 export * from './tokens';
 export * from './credits';
+export * from './page-views';

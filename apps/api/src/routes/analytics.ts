@@ -1,0 +1,33 @@
+import { pageViews } from '@atelier/db';
+import { pageViewBody } from '@atelier/schemas';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ALL_ROLES, principalOf } from '../plugins/auth';
+import { AUTHED, errorAnswers } from './responses';
+
+const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/analytics/page-views',
+    {
+      config: { access: { roles: ALL_ROLES } },
+      schema: {
+        tags: ['analytics'],
+        summary: 'Record a named page view (for example "Forbidden Page")',
+        body: pageViewBody,
+        response: { 204: z.null(), ...errorAnswers(...AUTHED) },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      await app.db.insert(pageViews).values({
+        organizationId: principal.organizationId,
+        userId: principal.userId,
+        name: request.body.name,
+        path: request.body.path,
+      });
+      return reply.status(204).send(null);
+    },
+  );
+};
+
+export default analyticsRoutes;

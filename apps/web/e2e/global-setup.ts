@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+import { build, preview } from 'vite';
+
+export const ADMIN = { email: 'admin@e2e.test', password: 'E2e-Admin-Pass-1' };
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    webUrl: string;
+    apiUrl: string;
+    admin: { email: string; password: string };
+    /** No Chromium on this machine (outside CI): the browser tests are skipped with a warning. */
+    noBrowser: boolean;
+  }
+}
+
+const webRoot = fileURLToPath(new URL('..', import.meta.url));
+const apiRoot = fileURLToPath(new URL('../../api', import.meta.url));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+async function waitFor(url: string, api: ChildProcess, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (api.exitCode !== null) throw new Error(`the API exited with code ${api.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** A fresh embedded database, the real API on it, and the production build of the app in front. */
+export default async function setup(project: TestProject) {
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(chromium)) {
+    if (process.env.CI)
+      throw new Error(`Chromium is missing at ${chromium}; .ci/run installs it (apt-get install chromium).`);
+    console.warn(`\n  Browser tests skipped: no Chromium at ${chromium} (apt-get install chromium).\n`);
+    project.provide('noBrowser', true);
+    return;
+  }
+  project.provide('noBrowser', false);
+  const [apiPort, webPort] = [await freePort(), await freePort()];
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const webUrl = `http://127.0.0.1:${webPort}`;
+  const outDir = join(webRoot, 'test-results', 'e2e-dist');
+
+  process.env.VITE_API_URL = apiUrl;
+  await build({ root: webRoot, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+
+  const api = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: apiRoot,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      PORT: String(apiPort),
+      HOST: '127.0.0.1',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'atelier-e2e-')),
+      JWT_SECRET: 'e2e-secret-e2e-secret-e2e-secret-0123',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      WEB_ORIGIN: webUrl,
+      LOG_LEVEL: 'warn',
+      LOGIN_RATE_PER_IP_PER_MINUTE: '10000',
+    },
+  });
+  const server = await preview({
+    root: webRoot,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { port: webPort, strictPort: true, host: '127.0.0.1' },
+  });
+  await waitFor(`${apiUrl}/health`, api);
+
+  project.provide('webUrl', webUrl);
+  project.provide('apiUrl', apiUrl);
+  project.provide('admin', ADMIN);
+
+  return async () => {
+    api.kill('SIGTERM');
+    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+  };
+}

@@ -1,0 +1,54 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import en from '../src/i18n/locales/en.json';
+import fr from '../src/i18n/locales/fr.json';
+
+function keys(value: unknown, prefix = ''): string[] {
+  if (typeof value !== 'object' || value === null) return [prefix];
+  return Object.entries(value).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k));
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sources(path) : /\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+describe('translations', () => {
+  it('English and French have exactly the same keys, none empty', () => {
+    expect(keys(fr).sort()).toEqual(keys(en).sort());
+    for (const key of keys(en)) {
+      const get = (o: unknown) =>
+        key.split('.').reduce<unknown>((acc, k) => (acc as Record<string, unknown>)[k], o);
+      expect(String(get(en)).trim(), key).not.toBe('');
+      expect(String(get(fr)).trim(), key).not.toBe('');
+    }
+  });
+
+  it('every literal key the components use exists', () => {
+    const known = new Set(keys(en));
+    const src = join(process.cwd(), 'src');
+    const missing: string[] = [];
+    for (const file of sources(src)) {
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/\bt\(\s*'([a-zA-Z0-9_.]+)'/g)) {
+        if (!known.has(match[1]!)) missing.push(`${match[1]} (${file.slice(src.length)})`);
+      }
+      for (const match of text.matchAll(/\b(?:key|titleKey): '([a-zA-Z0-9_.]+)'/g)) {
+        if (!known.has(match[1]!)) missing.push(`${match[1]} (${file.slice(src.length)})`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('the spec texts are there word for word', () => {
+    expect(en.forbidden.message).toBe("Access Forbidden: You don't have permission to access this page.");
+    expect(en.common.required).toBe('This field is required');
+    expect(en.errors.loadError).toBe(
+      "Oops! We couldn't load your workspaces right now. Please try refreshing the page or check back later.",
+    );
+    expect(en.auth.requestReset.failed).toBe('Failed to request password reset');
+  });
+});
