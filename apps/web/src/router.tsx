@@ -35,7 +35,8 @@ const loginRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/login',
   validateSearch: (search: Record<string, unknown>): { redirect?: string } =>
-    typeof search.redirect === 'string' && search.redirect.startsWith('/')
+    // Only paths of this app: '/x', never '//host' (which a browser reads as another site).
+    typeof search.redirect === 'string' && /^\/(?!\/)/.test(search.redirect)
       ? { redirect: search.redirect }
       : {},
   component: lazyRouteComponent(() => import('@/features/auth/login-page')),
