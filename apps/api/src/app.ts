@@ -13,6 +13,8 @@ import analyticsRoutes from './routes/analytics';
 import authRoutes from './routes/auth';
 import creditsRoutes from './routes/credits';
 import healthRoutes from './routes/health';
+import modelsRoutes from './routes/models';
+import providersRoutes from './routes/providers';
 import usersRoutes from './routes/users';
 import workspacesRoutes from './routes/workspaces';
 import { createServices, type Services } from './services';
@@ -75,6 +77,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       refreshTokenTtlDays: config.refreshTokenTtlDays,
       webUrl: config.webUrl,
       onMailError: (err) => app.log.error({ err }, 'mail could not be sent'),
+      encryptionKey: config.encryptionKey,
+      providerUrlPolicy: config.providerUrlPolicy,
+      providerTimeoutMs: config.providerTimeoutMs,
     }),
   );
 
@@ -84,5 +89,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(workspacesRoutes);
   await app.register(creditsRoutes);
   await app.register(analyticsRoutes);
+  await app.register(providersRoutes);
+  await app.register(modelsRoutes);
   return app;
 }

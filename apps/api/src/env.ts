@@ -21,6 +21,11 @@ const envSchema = z.object({
   REDIS_URL: optionalString,
   DATA_DIR: z.string().default('.data'),
   JWT_SECRET: optionalString,
+  /** 32 bytes, base64: encrypts provider credentials at rest (AES-256-GCM). */
+  ENCRYPTION_KEY: optionalString,
+  /** `any` (default: builders may point providers at local servers such as Ollama) or `public-only`. */
+  PROVIDER_URL_POLICY: z.enum(['any', 'public-only']).default('any'),
+  PROVIDER_TIMEOUT_MS: int(60_000),
   WEB_ORIGIN: z.string().default('http://localhost:3000'),
   WEB_URL: optionalString,
   ACCESS_TOKEN_TTL_SECONDS: int(900),
@@ -56,6 +61,9 @@ export interface AppConfig {
   redisUrl: string | undefined;
   dataDir: string;
   jwtSecret: string;
+  encryptionKey: Buffer;
+  providerUrlPolicy: 'any' | 'public-only';
+  providerTimeoutMs: number;
   webOrigins: string[];
   webUrl: string;
   accessTokenTtlSeconds: number;
@@ -94,6 +102,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl: e.REDIS_URL,
     dataDir,
     jwtSecret: jwtSecret(e.JWT_SECRET, e.NODE_ENV, dataDir),
+    encryptionKey: encryptionKey(e.ENCRYPTION_KEY, e.NODE_ENV, dataDir),
+    providerUrlPolicy: e.PROVIDER_URL_POLICY,
+    providerTimeoutMs: e.PROVIDER_TIMEOUT_MS,
     webOrigins: origins,
     webUrl: (e.WEB_URL ?? origins[0] ?? 'http://localhost:3000').replace(/\/$/, ''),
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
@@ -118,6 +129,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
 const MIN_SECRET_LENGTH = 32;
 
+/** Reads a secret kept under DATA_DIR, creating it on first use (development and tests only). */
+function keptSecret(dataDir: string, name: string, make: () => string): string {
+  const file = join(dataDir, name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = make();
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+function encryptionKey(given: string | undefined, nodeEnv: string, dataDir: string): Buffer {
+  if (!given && nodeEnv === 'production') {
+    throw new ConfigError(
+      'ENCRYPTION_KEY is required when NODE_ENV=production (32 random bytes, base64: openssl rand -base64 32).',
+    );
+  }
+  const value = given ?? keptSecret(dataDir, 'encryption-key', () => randomBytes(32).toString('base64'));
+  const key = Buffer.from(value, 'base64');
+  if (key.length !== 32)
+    throw new ConfigError('ENCRYPTION_KEY must be 32 bytes encoded in base64 (openssl rand -base64 32).');
+  return key;
+}
+
 /**
  * Production requires JWT_SECRET. Elsewhere a secret is generated once and kept under DATA_DIR,
  * so sessions survive restarts without anyone having to configure one.
@@ -132,10 +166,5 @@ function jwtSecret(given: string | undefined, nodeEnv: string, dataDir: string):
   if (nodeEnv === 'production') {
     throw new ConfigError('JWT_SECRET is required when NODE_ENV=production (at least 32 random characters).');
   }
-  const file = join(dataDir, 'jwt-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  return keptSecret(dataDir, 'jwt-secret', () => randomBytes(48).toString('base64url'));
 }

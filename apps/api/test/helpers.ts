@@ -13,6 +13,7 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
   return loadConfig({
     NODE_ENV: 'test',
     JWT_SECRET: 'test-secret-test-secret-test-secret-0123',
+    ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
     DATABASE_URL: process.env.DATABASE_URL ?? '',
     REDIS_URL: process.env.REDIS_URL ?? '',
     LOG_LEVEL: 'silent',

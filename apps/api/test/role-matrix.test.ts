@@ -38,6 +38,21 @@ const EXPECTED: Record<string, 'public' | string[]> = {
   'DELETE /user_workspace_roles/:user_id/:workspace_id': AC,
   'GET /credits/plan': ALL,
   'POST /analytics/page-views': ALL,
+  'GET /providers/kinds': AC,
+  'GET /providers': AC,
+  'POST /providers': AC,
+  'PUT /providers/:id': AC,
+  'DELETE /providers/:id': AC,
+  'POST /providers/:id/test': AC,
+  'GET /providers/:id/remote-models': AC,
+  'GET /models/types': ALL,
+  'GET /models_with_partial_server': ALL,
+  'GET /models_embeddings': ALL,
+  'GET /models/:id': ALL,
+  'POST /models': AC,
+  'PUT /models/:id': AC,
+  'DELETE /models/:id': AC,
+  'POST /models/:id/invoke': AC,
 };
 
 let t: TestApp;

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startFakeProvider } from '@atelier/testkit';
 import type { TestProject } from 'vitest/node';
 import { build, preview } from 'vite';
 
@@ -16,6 +17,8 @@ declare module 'vitest' {
     admin: { email: string; password: string };
     /** No Chromium on this machine (outside CI): the browser tests are skipped with a warning. */
     noBrowser: boolean;
+    /** An OpenAI-compatible fake provider (key 'test-key') for the providers page. */
+    fakeProviderUrl: string;
   }
 }
 
@@ -78,6 +81,7 @@ export default async function setup(project: TestProject) {
       REDIS_URL: '',
       DATA_DIR: mkdtempSync(join(tmpdir(), 'atelier-e2e-')),
       JWT_SECRET: 'e2e-secret-e2e-secret-e2e-secret-0123',
+      ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       WEB_ORIGIN: webUrl,
@@ -92,13 +96,16 @@ export default async function setup(project: TestProject) {
     preview: { port: webPort, strictPort: true, host: '127.0.0.1' },
   });
   await waitFor(`${apiUrl}/health`, api);
+  const fake = await startFakeProvider({ apiKey: 'test-key' });
 
   project.provide('webUrl', webUrl);
   project.provide('apiUrl', apiUrl);
   project.provide('admin', ADMIN);
+  project.provide('fakeProviderUrl', fake.url);
 
   return async () => {
     api.kill('SIGTERM');
+    await fake.close();
     await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
   };
 }

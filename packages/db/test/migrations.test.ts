@@ -12,6 +12,8 @@ const TABLES = [
   'one_time_tokens',
   'organizations',
   'page_views',
+  'providers',
+  'models',
   'refresh_tokens',
   'user_workspace_roles',
   'users',

@@ -8,3 +8,4 @@ export * from './workspaces';
 export * from './credits';
 export * from './health';
 export * from './analytics';
+export * from './models';

@@ -1,1 +1,2 @@
 export * from './db';
+export * from './fake-provider';

@@ -3,6 +3,10 @@ import { createAccountService } from './auth/account-service';
 import { createSessionService, type AccessClaims } from './auth/session-service';
 import { createCreditsService } from './credits/credits-service';
 import type { Mailer } from './mail/mailer';
+import { createInvokeService } from './providers/invoke-service';
+import { createModelsService } from './providers/models-service';
+import { createProvidersService } from './providers/providers-service';
+import { createSecretBox } from './providers/secret-box';
 import { createUsersService } from './users/users-service';
 import { createWorkspacesService } from './workspaces/workspaces-service';
 
@@ -14,18 +18,34 @@ export interface ServiceDeps {
   refreshTokenTtlDays: number;
   webUrl: string;
   onMailError(error: unknown): void;
+  encryptionKey: Buffer;
+  providerUrlPolicy: 'any' | 'public-only';
+  providerTimeoutMs: number;
 }
 
 /** Wires the services together; they know nothing of HTTP. */
 export function createServices(deps: ServiceDeps) {
   const sessions = createSessionService(deps);
   const accounts = createAccountService({ ...deps, sessions });
+  const workspaces = createWorkspacesService({ db: deps.db });
+  const credits = createCreditsService({ db: deps.db });
+  const providers = createProvidersService({
+    db: deps.db,
+    workspaces,
+    box: createSecretBox(deps.encryptionKey),
+    urlPolicy: deps.providerUrlPolicy,
+    timeoutMs: deps.providerTimeoutMs,
+  });
+  const models = createModelsService({ db: deps.db, workspaces, providers });
   return {
     sessions,
     accounts,
     users: createUsersService({ db: deps.db, accounts }),
-    workspaces: createWorkspacesService({ db: deps.db }),
-    credits: createCreditsService({ db: deps.db }),
+    workspaces,
+    credits,
+    providers,
+    models,
+    invoke: createInvokeService({ models, providers, credits }),
   };
 }
 

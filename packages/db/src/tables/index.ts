@@ -5,3 +5,4 @@ export * from './workspaces';
 export * from './tokens';
 export * from './credits';
 export * from './page-views';
+export * from './providers';

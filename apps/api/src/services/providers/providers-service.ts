@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import { providers, type Db } from '@atelier/db';
+import {
+  createAdapters,
+  PROVIDER_KINDS,
+  ProviderError,
+  suggestModelType,
+  type ProviderConfig,
+} from '@atelier/providers';
+import type { CreateProviderBody, Provider, ProviderKind } from '@atelier/schemas';
+import { and, asc, eq } from 'drizzle-orm';
+import type { Principal } from '../auth/principal';
+import { AppError, forbidden, notFound } from '../errors';
+import type { WorkspacesService } from '../workspaces/workspaces-service';
+import { keyHint, type SecretBox } from './secret-box';
+import { assertProviderUrl } from './url-guard';
+
+type ProviderRow = typeof providers.$inferSelect;
+
+export interface ProvidersDeps {
+  db: Db;
+  workspaces: WorkspacesService;
+  box: SecretBox;
+  urlPolicy: 'any' | 'public-only';
+  timeoutMs: number;
+}
+
+export function toProvider(row: ProviderRow): Provider {
+  return {
+    id: row.id,
+    workspace_id: row.workspaceId,
+    name: row.name,
+    kind: row.kind as ProviderKind,
+    base_url: row.baseUrl,
+    settings: row.settings,
+    api_key_hint: keyHint(row.apiKeyLast4),
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export function createProvidersService(deps: ProvidersDeps) {
+  const { db } = deps;
+
+  /** Builders who may change a workspace's providers and models: org admins, workspace admins and editors. */
+  async function assertCanEdit(principal: Principal, workspaceId: string) {
+    const { role } = await deps.workspaces.visible(principal, workspaceId);
+    if (principal.role !== 'admin' && role !== 'admin' && role !== 'editor') {
+      throw forbidden(
+        'Only editors and administrators of this workspace can change its providers and models.',
+      );
+    }
+  }
+
+  async function find(principal: Principal, id: string): Promise<ProviderRow> {
+    const [row] = await db
+      .select()
+      .from(providers)
+      .where(and(eq(providers.id, id), eq(providers.organizationId, principal.organizationId)))
+      .limit(1);
+    if (!row) throw notFound('provider');
+    await deps.workspaces.visible(principal, row.workspaceId).catch(() => {
+      throw notFound('provider');
+    });
+    return row;
+  }
+
+  function configFor(row: ProviderRow): ProviderConfig {
+    return {
+      kind: row.kind as ProviderKind,
+      baseUrl: row.baseUrl,
+      apiKey: row.apiKeyEncrypted ? deps.box.open(row.apiKeyEncrypted, row.id) : null,
+      settings: row.settings,
+      timeoutMs: deps.timeoutMs,
+    };
+  }
+
+  function checkKind(
+    kind: ProviderKind,
+    fields: { baseUrl: string | null; apiKey: boolean; settings: Record<string, string> },
+  ) {
+    const info = PROVIDER_KINDS[kind];
+    if (info.needs_base_url && !fields.baseUrl)
+      throw new AppError(422, 'base_url_required', `${info.label} needs a base URL.`);
+    if (info.needs_api_key && !fields.apiKey)
+      throw new AppError(422, 'api_key_required', `${info.label} needs an API key.`);
+    for (const setting of info.settings) {
+      if (setting.required && !fields.settings[setting.name] && !setting.default) {
+        throw new AppError(422, 'setting_required', `${info.label} needs the setting "${setting.label}".`);
+      }
+    }
+  }
+
+  const sealKey = (id: string, apiKey: string) => ({
+    apiKeyEncrypted: deps.box.seal(apiKey, id),
+    apiKeyLast4: apiKey.slice(-4),
+  });
+
+  return {
+    find,
+    configFor,
+    assertCanEdit,
+
+    async list(principal: Principal, workspaceId: string): Promise<Provider[]> {
+      await deps.workspaces.visible(principal, workspaceId);
+      const rows = await db
+        .select()
+        .from(providers)
+        .where(
+          and(eq(providers.workspaceId, workspaceId), eq(providers.organizationId, principal.organizationId)),
+        )
+        .orderBy(asc(providers.createdAt));
+      return rows.map(toProvider);
+    },
+
+    async create(principal: Principal, body: CreateProviderBody): Promise<string> {
+      await assertCanEdit(principal, body.workspace_id);
+      const settings = { ...defaultSettings(body.kind), ...body.settings };
+      checkKind(body.kind, { baseUrl: body.base_url ?? null, apiKey: Boolean(body.api_key), settings });
+      if (body.base_url) await assertProviderUrl(body.base_url, deps.urlPolicy);
+      const id = randomUUID();
+      await db.insert(providers).values({
+        id,
+        organizationId: principal.organizationId,
+        workspaceId: body.workspace_id,
+        name: body.name,
+        kind: body.kind,
+        baseUrl: body.base_url ?? null,
+        settings,
+        ...(body.api_key ? sealKey(id, body.api_key) : {}),
+      });
+      return id;
+    },
+
+    async update(
+      principal: Principal,
+      id: string,
+      body: { name?: string; base_url?: string | null; api_key?: string; settings?: Record<string, string> },
+    ) {
+      const row = await find(principal, id);
+      await assertCanEdit(principal, row.workspaceId);
+      const baseUrl = body.base_url === undefined ? row.baseUrl : body.base_url;
+      const settings = { ...row.settings, ...body.settings };
+      checkKind(row.kind as ProviderKind, {
+        baseUrl,
+        apiKey: Boolean(body.api_key ?? row.apiKeyEncrypted),
+        settings,
+      });
+      if (body.base_url) await assertProviderUrl(body.base_url, deps.urlPolicy);
+      await db
+        .update(providers)
+        .set({
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          baseUrl,
+          settings,
+          ...(body.api_key ? sealKey(id, body.api_key) : {}),
+          updatedAt: new Date(),
+        })
+        .where(and(eq(providers.id, id), eq(providers.organizationId, principal.organizationId)));
+    },
+
+    async remove(principal: Principal, id: string) {
+      const row = await find(principal, id);
+      await assertCanEdit(principal, row.workspaceId);
+      await db
+        .delete(providers)
+        .where(and(eq(providers.id, id), eq(providers.organizationId, principal.organizationId)));
+    },
+
+    /** Lists the provider's models, which proves the URL and the key; answers how long it took. */
+    async test(principal: Principal, id: string) {
+      const row = await find(principal, id);
+      const started = performance.now();
+      try {
+        if (row.baseUrl) await assertProviderUrl(row.baseUrl, deps.urlPolicy);
+        const models = await createAdapters(configFor(row)).listModels();
+        const latency = Math.round(performance.now() - started);
+        const detail =
+          row.kind === 'rerank'
+            ? 'The configuration is saved; the rerank API is checked on its first call.'
+            : `Connected: the provider offers ${models.length} model${models.length === 1 ? '' : 's'}.`;
+        return { ok: true, detail, latency_ms: latency };
+      } catch (error) {
+        const detail =
+          error instanceof ProviderError || error instanceof AppError
+            ? error.detail
+            : 'The provider could not be reached.';
+        return { ok: false, detail, latency_ms: Math.round(performance.now() - started) };
+      }
+    },
+
+    async remoteModels(principal: Principal, id: string) {
+      const row = await find(principal, id);
+      if (row.baseUrl) await assertProviderUrl(row.baseUrl, deps.urlPolicy);
+      const models = await createAdapters(configFor(row)).listModels();
+      return models
+        .map((m) => ({ name: m.name, suggested_type: suggestModelType(m.name) }))
+        .sort((a, b) => a.name.localeCompare(b.name));
+    },
+  };
+}
+
+function defaultSettings(kind: ProviderKind): Record<string, string> {
+  return Object.fromEntries(
+    PROVIDER_KINDS[kind].settings.flatMap((s) => (s.default ? [[s.name, s.default]] : [])),
+  );
+}
+
+export type ProvidersService = ReturnType<typeof createProvidersService>;

@@ -1,0 +1,70 @@
+import OpenAI, { AzureOpenAI } from 'openai';
+import { cancelledError, fromHttpStatus, ProviderError, timeoutError, unreachable } from '../errors';
+import type { ProviderConfig } from '../types';
+
+export const DEFAULT_BASE_URLS = {
+  openai: 'https://api.openai.com/v1',
+  mistral: 'https://api.mistral.ai/v1',
+  ollama: 'http://localhost:11434/v1',
+} as const;
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_RETRIES = 2;
+
+/** The openai SDK for OpenAI, Azure OpenAI and every OpenAI-compatible server (Mistral, Ollama, vLLM…). */
+export function openaiClient(config: ProviderConfig): OpenAI {
+  const common = {
+    timeout: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxRetries: config.maxRetries ?? DEFAULT_RETRIES,
+  };
+  if (config.kind === 'azure_openai') {
+    if (!config.baseUrl)
+      throw new ProviderError('bad_request', 'Azure OpenAI needs the endpoint of your resource as base URL.');
+    return new AzureOpenAI({
+      ...common,
+      apiKey: config.apiKey ?? '',
+      endpoint: config.baseUrl,
+      apiVersion: config.settings?.api_version || '2024-10-21',
+    });
+  }
+  const fallback = DEFAULT_BASE_URLS[config.kind as keyof typeof DEFAULT_BASE_URLS];
+  const baseURL = config.baseUrl || fallback;
+  if (!baseURL) throw new ProviderError('bad_request', 'This provider needs a base URL.');
+  // Local servers (Ollama, vLLM, LM Studio) often take no key; the SDK insists on one.
+  return new OpenAI({ ...common, apiKey: config.apiKey || 'not-needed', baseURL });
+}
+
+/** The SDK's errors, in our words. */
+export function mapOpenAIError(
+  error: unknown,
+  model?: string,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+): ProviderError {
+  if (error instanceof ProviderError) return error;
+  if (error instanceof OpenAI.APIUserAbortError) return cancelledError();
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return timeoutError(timeoutMs);
+  if (error instanceof OpenAI.APIConnectionError)
+    return unreachable(error.cause ? String(error.cause) : error.message);
+  if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
+    const body = error.error as { message?: string } | undefined;
+    return fromHttpStatus(error.status, body?.message ?? error.message, model);
+  }
+  if ((error as Error)?.name === 'AbortError') return cancelledError();
+  return new ProviderError(
+    'provider_error',
+    `The provider call failed: ${(error as Error)?.message ?? String(error)}`,
+  );
+}
+
+/** Runs an SDK call and translates its failures. */
+export async function call<T>(
+  model: string | undefined,
+  config: ProviderConfig,
+  fn: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw mapOpenAIError(error, model, config.timeoutMs);
+  }
+}

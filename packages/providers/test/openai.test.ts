@@ -1,0 +1,268 @@
+import { startFakeProvider, type FakeProvider } from '@atelier/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdapters, ProviderError, type ChatEvent, type ProviderConfig } from '../src';
+
+let fake: FakeProvider;
+let config: ProviderConfig;
+
+beforeAll(async () => {
+  fake = await startFakeProvider();
+  config = {
+    kind: 'openai_compatible',
+    baseUrl: `${fake.url}/v1`,
+    apiKey: 'test-key',
+    timeoutMs: 2000,
+    maxRetries: 2,
+  };
+});
+afterAll(() => fake.close());
+
+const user = (content: string) => ({ role: 'user' as const, content });
+
+async function collect(stream: AsyncIterable<ChatEvent>) {
+  const events: (ChatEvent & { at: number })[] = [];
+  for await (const event of stream) events.push({ ...event, at: performance.now() });
+  return events;
+}
+
+describe('OpenAI-compatible chat', () => {
+  it('answers whole, with usage', async () => {
+    const chat = createAdapters(config).chat!;
+    const result = await chat.complete({
+      model: 'gpt-4o-mini',
+      messages: [user('hello there')],
+      system: 'Be brief',
+      temperature: 0.2,
+    });
+    expect(result.text).toBe('Echo: hello there');
+    expect(result.usage.outputTokens).toBeGreaterThan(0);
+    const sent = fake.requests.at(-1)!.body as { messages: { role: string }[]; temperature: number };
+    expect(sent.messages.map((m) => m.role)).toEqual(['system', 'user']);
+    expect(sent.temperature).toBe(0.2);
+  });
+
+  it('streams: chunks arrive one after another before the answer ends', async () => {
+    fake.setTokenDelay(40);
+    try {
+      const chat = createAdapters(config).chat!;
+      const events = await collect(
+        chat.stream({ model: 'gpt-4o-mini', messages: [user('one two three four')] }),
+      );
+      const texts = events.filter((e) => e.type === 'text');
+      expect(texts.length).toBeGreaterThanOrEqual(4);
+      expect(texts.map((e) => (e.type === 'text' ? e.text : '')).join('')).toBe('Echo: one two three four');
+      const done = events.at(-1)!;
+      expect(done.type).toBe('done');
+      // The first words were there long before the last.
+      expect(done.at - texts[0]!.at).toBeGreaterThan(100);
+      if (done.type === 'done') expect(done.result.usage.inputTokens).toBeGreaterThan(0);
+    } finally {
+      fake.setTokenDelay(0);
+    }
+  });
+
+  it('sends images to multimodal models', async () => {
+    const chat = createAdapters(config).chat!;
+    const result = await chat.complete({
+      model: 'gpt-4o',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'what is this' },
+            { type: 'image', url: 'data:image/png;base64,AAAA' },
+          ],
+        },
+      ],
+    });
+    expect(result.text).toBe('Echo: what is this [1 image(s)]');
+  });
+
+  it('returns scripted tool calls, whole and streamed, and takes tool results back', async () => {
+    const chat = createAdapters(config).chat!;
+    const tools = [
+      {
+        name: 'calculator',
+        description: 'Computes',
+        parameters: { type: 'object', properties: { expression: { type: 'string' } } },
+      },
+    ];
+    fake.scriptToolCalls([{ name: 'calculator', arguments: { expression: '2+2' } }]);
+    const whole = await chat.complete({ model: 'gpt-4o-mini', messages: [user('2+2?')], tools });
+    expect(whole.toolCalls).toEqual([
+      { id: expect.any(String), name: 'calculator', arguments: { expression: '2+2' } },
+    ]);
+
+    fake.scriptToolCalls([{ name: 'calculator', arguments: { expression: '3*3' } }]);
+    const events = await collect(chat.stream({ model: 'gpt-4o-mini', messages: [user('3*3?')], tools }));
+    const done = events.at(-1)!;
+    expect(done.type === 'done' && done.result.toolCalls.map((c) => c.arguments)).toEqual([
+      { expression: '3*3' },
+    ]);
+
+    const followUp = await chat.complete({
+      model: 'gpt-4o-mini',
+      tools,
+      messages: [
+        user('2+2?'),
+        { role: 'assistant', content: '', toolCalls: whole.toolCalls },
+        { role: 'tool', toolCallId: whole.toolCalls[0]!.id, content: '4' },
+      ],
+    });
+    expect(followUp.text).toBe('Echo: 4');
+  });
+});
+
+describe('errors, retries, timeouts and cancellation', () => {
+  const failing = async (model: string, overrides: Partial<ProviderConfig> = {}) => {
+    const chat = createAdapters({ ...config, ...overrides }).chat!;
+    return chat.complete({ model, messages: [user('x')] }).then(
+      () => null,
+      (error: unknown) => error as ProviderError,
+    );
+  };
+
+  it('maps bad credentials, unknown models and server errors to clear codes', async () => {
+    expect(await failing('gpt-4o-mini', { apiKey: 'wrong' })).toMatchObject({ code: 'bad_credentials' });
+    const missing = await failing('missing-model');
+    expect(missing).toMatchObject({ code: 'model_not_found' });
+    expect(missing?.detail).toContain('missing-model');
+    expect(await failing('fail-500', { maxRetries: 0 })).toMatchObject({ code: 'provider_error' });
+  });
+
+  it('retries 429 with backoff, then succeeds or says rate limited', async () => {
+    const before = fake.requests.length;
+    const chat = createAdapters(config).chat!;
+    const ok = await chat.complete({ model: 'flaky-429', messages: [user('again')] });
+    expect(ok.text).toBe('Echo: again');
+    expect(fake.requests.length - before).toBe(2);
+    const start = fake.requests.length;
+    expect(await failing('fail-429', { maxRetries: 2 })).toMatchObject({ code: 'rate_limited' });
+    expect(fake.requests.length - start).toBe(3);
+  });
+
+  it('a provider that never answers ends in a timeout', async () => {
+    const error = await failing('stall', { timeoutMs: 300, maxRetries: 0 });
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ code: 'timeout' });
+  });
+
+  it('a stream that stalls mid-answer ends in a timeout', async () => {
+    const chat = createAdapters({ ...config, timeoutMs: 300, maxRetries: 0 }).chat!;
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const event of chat.stream({ model: 'stall-stream', messages: [user('x y z')] })) {
+        if (event.type === 'text') seen.push(event.text);
+      }
+    })().catch((e: unknown) => e);
+    expect(seen.join('')).not.toContain('z'); // it never got to the end
+    expect(error).toMatchObject({ code: 'timeout' });
+  });
+
+  it('cancelling aborts the call at the provider', async () => {
+    fake.setTokenDelay(50);
+    try {
+      const chat = createAdapters(config).chat!;
+      const controller = new AbortController();
+      await new Promise((r) => setTimeout(r, 150)); // let earlier tests' closed sockets be counted first
+      const abortedBefore = fake.aborted();
+      const received: string[] = [];
+      const error = await (async () => {
+        for await (const event of chat.stream(
+          { model: 'gpt-4o-mini', messages: [user('a b c d e f g h i j')] },
+          { signal: controller.signal },
+        )) {
+          if (event.type === 'text') received.push(event.text);
+          if (received.length === 2) controller.abort();
+        }
+      })().catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'cancelled' });
+      await new Promise((r) => setTimeout(r, 150));
+      expect(fake.aborted()).toBe(abortedBefore + 1);
+    } finally {
+      fake.setTokenDelay(0);
+    }
+  });
+});
+
+describe('the other model types', () => {
+  it('embeddings are batched and meaningful', async () => {
+    const embeddings = createAdapters(config).embeddings!;
+    const before = fake.requests.length;
+    const inputs = Array.from({ length: 200 }, (_, i) => `document number ${i}`);
+    const { vectors, usage } = await embeddings.embed('text-embedding-3-small', inputs);
+    expect(vectors).toHaveLength(200);
+    expect(fake.requests.length - before).toBe(3);
+    expect(usage.inputTokens).toBeGreaterThan(0);
+    const [cat, kitten, car] = (
+      await embeddings.embed('text-embedding-3-small', [
+        'the cat sat on the mat',
+        'a cat sat on a mat',
+        'quarterly revenue report',
+      ])
+    ).vectors;
+    const cos = (a: number[], b: number[]) => a.reduce((s, v, i) => s + v * b[i]!, 0);
+    expect(cos(cat!, kitten!)).toBeGreaterThan(cos(cat!, car!));
+  });
+
+  it('generates images with the DALL·E parameters', async () => {
+    const images = createAdapters(config).images!;
+    const result = await images.generate({
+      model: 'dall-e-3',
+      prompt: 'a red fox',
+      size: '1024x1024',
+      quality: 'standard',
+      style: 'vivid',
+    });
+    expect(result.images).toHaveLength(1);
+    expect(result.images[0]!.b64).toBeTruthy();
+    expect(fake.requests.at(-1)!.body).toMatchObject({
+      model: 'dall-e-3',
+      quality: 'standard',
+      style: 'vivid',
+      size: '1024x1024',
+    });
+    await images.generate({ model: 'dall-e-2', prompt: 'a fox', n: 2, quality: 'hd', style: 'vivid' });
+    const sent = fake.requests.at(-1)!.body as Record<string, unknown>;
+    expect(sent).toMatchObject({ n: 2 });
+    expect(sent).not.toHaveProperty('quality'); // DALL·E 2 knows no quality or style
+  });
+
+  it('speaks and transcribes', async () => {
+    const adapters = createAdapters(config);
+    const speech = await adapters.textToSpeech!.speak({
+      model: 'tts-1',
+      input: 'Hello there',
+      voice: 'alloy',
+      format: 'mp3',
+      speed: 1,
+    });
+    expect(speech.contentType).toBe('audio/mpeg');
+    expect(speech.audio.length).toBeGreaterThan(0);
+    const transcript = await adapters.speechToText!.transcribe({
+      model: 'whisper-1',
+      audio: speech.audio,
+      filename: 'hello.mp3',
+      temperature: 0,
+    });
+    expect(transcript.text).toBe(`Transcript of hello.mp3 (${speech.audio.length} bytes)`);
+  });
+
+  it('reads text from images with a vision model (OCR)', async () => {
+    const ocr = createAdapters(config).ocr!;
+    const result = await ocr.read('gpt-4o', 'data:image/png;base64,AAAA');
+    expect(result.text).toMatch(/^Echo: Transcribe all the text/);
+  });
+
+  it('makes a video with Sora: create, poll, download', async () => {
+    const video = createAdapters({ ...config, kind: 'openai' }).video!;
+    const result = await video.generate({ model: 'sora-2', prompt: 'waves', seconds: 4 });
+    expect(result.contentType).toBe('video/mp4');
+    expect(result.video.length).toBeGreaterThan(0);
+  }, 15_000);
+
+  it('lists the provider models', async () => {
+    const models = await createAdapters(config).listModels();
+    expect(models.map((m) => m.name)).toContain('gpt-4o-mini');
+  });
+});

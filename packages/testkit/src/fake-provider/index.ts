@@ -1,0 +1,3 @@
+export { bagOfWordsEmbedding } from './embedding';
+export { startFakeProvider } from './server';
+export type { FakeProvider, FakeProviderOptions, RecordedRequest, ScriptedToolCall } from './types';
