@@ -84,7 +84,7 @@ const placeholder = () => import('@/features/system/placeholder-page');
 const homeRoute = mainPage('/', ALL, () => import('@/features/home/home-page'));
 const mainPages = [
   homeRoute,
-  mainPage('/providers', BUILDERS, placeholder),
+  mainPage('/providers', BUILDERS, () => import('@/features/providers/providers-page')),
   mainPage('/knowledges', BUILDERS, placeholder),
   mainPage('/knowledges/collections/create', BUILDERS, placeholder),
   mainPage('/knowledges/collections/edit/$id', BUILDERS, placeholder),

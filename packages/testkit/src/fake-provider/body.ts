@@ -44,7 +44,7 @@ export async function parseBody(req: IncomingMessage, raw: Buffer): Promise<Pars
       const request = new Request('http://fake-provider/', {
         method: 'POST',
         headers: { 'content-type': type },
-        body: raw,
+        body: new Uint8Array(raw),
       });
       const form = await request.formData();
       return { ...none, form, recorded: formRecord(form) };
