@@ -22,9 +22,8 @@ take('index.html');
 const loginKey = Object.keys(manifest).find((k) => k.endsWith('features/auth/login-page.tsx'));
 if (!loginKey) throw new Error('login page chunk not found in the manifest');
 take(loginKey);
-// The English translations are fetched before the first render too.
-const enKey = Object.keys(manifest).find((k) => k.endsWith('i18n/locales/en.json'));
-if (enKey) take(enKey);
+// The English translations (every en.*.json) are fetched before the first render too.
+for (const key of Object.keys(manifest).filter((k) => /i18n\/locales\/en\.(.+\.)?json$/.test(k))) take(key);
 
 let raw = 0;
 let gz = 0;

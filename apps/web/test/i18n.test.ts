@@ -1,8 +1,21 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import en from '../src/i18n/locales/en.json';
-import fr from '../src/i18n/locales/fr.json';
+
+/** Every locale file of a language (`en.json`, `en.chat.json`…) merged, as the app loads them. */
+function language(code: string): Record<string, unknown> {
+  const dir = join(process.cwd(), 'src', 'i18n', 'locales');
+  const merged: Record<string, unknown> = {};
+  for (const file of readdirSync(dir).filter((f) => f.startsWith(`${code}.`) && f.endsWith('.json'))) {
+    for (const [key, value] of Object.entries(JSON.parse(readFileSync(join(dir, file), 'utf8')) as object)) {
+      if (key in merged) throw new Error(`${file} repeats the top-level key "${key}"`);
+      merged[key] = value;
+    }
+  }
+  return merged;
+}
+const en = language('en') as any;
+const fr = language('fr') as any;
 
 function keys(value: unknown, prefix = ''): string[] {
   if (typeof value !== 'object' || value === null) return [prefix];

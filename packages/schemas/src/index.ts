@@ -9,3 +9,5 @@ export * from './credits';
 export * from './health';
 export * from './analytics';
 export * from './models';
+export * from './chatbots';
+export * from './chat';

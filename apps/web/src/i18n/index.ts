@@ -4,6 +4,18 @@ import resourcesToBackend from 'i18next-resources-to-backend';
 import { initReactI18next } from 'react-i18next';
 
 export const LANGUAGES = ['en', 'fr'] as const;
+
+// One file per language and feature (`en.json`, `en.chat.json`…), each its own chunk, merged on load.
+const files = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*.json');
+
+async function loadLanguage(language: string) {
+  const parts = await Promise.all(
+    Object.entries(files)
+      .filter(([path]) => path.startsWith(`./locales/${language}.`))
+      .map(([, load]) => load()),
+  );
+  return Object.assign({}, ...parts.map((part) => part.default));
+}
 export type UiLanguage = (typeof LANGUAGES)[number];
 export const LANGUAGE_STORAGE_KEY = 'atelier-language';
 
@@ -12,7 +24,7 @@ export const LANGUAGE_STORAGE_KEY = 'atelier-language';
  * browser; fallback English. Loading: up to 10 parallel reads, 5 retries, 350 ms base delay.
  */
 export const i18nReady = i18n
-  .use(resourcesToBackend((language: string) => import(`./locales/${language}.json`)))
+  .use(resourcesToBackend(loadLanguage))
   .use(LanguageDetector)
   .use(initReactI18next)
   .init({

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { chatbotType } from './chatbots';
+
+export const inputFieldTypes = [
+  'string',
+  'number',
+  'boolean',
+  'object',
+  'string[]',
+  'number[]',
+  'object[]',
+  'ChatMessage[]',
+  'image',
+  'image[]',
+  'audio',
+  'audio[]',
+  'pdf',
+  'pptx',
+  'markdown',
+  'csv',
+  'json',
+  'docx',
+  'odt',
+] as const;
+export const inputFieldType = z.enum(inputFieldTypes);
+export type InputFieldType = z.infer<typeof inputFieldType>;
+
+export const inputField = z.object({ name: z.string(), type: inputFieldType, is_mandatory: z.boolean() });
+export const inputFieldsAnswer = z.object({
+  has_additional_inputs: z.boolean(),
+  input_fields: z.array(inputField),
+});
+
+export const conversation = z.object({
+  id: z.string(),
+  title: z.string(),
+  chatbot_id: z.string(),
+  chatbot_type: chatbotType,
+  updated_at: z.string(),
+  last_message_preview: z.string(),
+});
+export type Conversation = z.infer<typeof conversation>;
+export const conversationsAnswer = z.object({ conversations: z.array(conversation) });
+
+export const messagePart = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string().max(200_000) }),
+  /** A data: URL (jpeg, png, gif or webp) or an http(s) URL. */
+  z.object({ type: z.literal('image'), url: z.string().max(15_000_000) }),
+]);
+export type MessagePart = z.infer<typeof messagePart>;
+
+export const historyMessage = z.object({
+  id: z.string(),
+  role: z.enum(['user', 'assistant']),
+  content: z.array(messagePart),
+  error: z.boolean(),
+  created_at: z.string(),
+});
+export const historyAnswer = z.object({ history: z.array(historyMessage) });
+
+export const createConversationBody = z
+  .object({ title: z.string().trim().max(200).default(''), chatbot_id: z.uuid() })
+  .strict();
+export const renameConversationBody = z.object({ title: z.string().trim().min(1).max(200) }).strict();
+
+/** The simple chatbot's streaming POST: the conversation so far, the last message being the new one. */
+export const simpleMessageBody = z
+  .object({
+    messages: z
+      .array(
+        z.object({
+          role: z.enum(['user', 'assistant', 'system']),
+          content: z.union([z.string().max(200_000), z.array(messagePart).max(20)]),
+        }),
+      )
+      .min(1)
+      .max(500),
+  })
+  .strict();
+export type SimpleMessageBody = z.infer<typeof simpleMessageBody>;
+
+/**
+ * The simple chatbot stream, written once for server and client. Each event is one SSE `data:` line
+ * holding JSON, followed by a blank line; the stream ends with the line `data: [DONE]`.
+ */
+export const simpleStreamEvent = z.discriminatedUnion('type', [
+  /** First event: where the answer is stored. */
+  z.object({ type: z.literal('start'), conversation_id: z.string(), message_id: z.string() }),
+  z.object({ type: z.literal('text'), text: z.string() }),
+  /** Every 15 seconds while nothing else is sent; clients ignore it. */
+  z.object({ type: z.literal('heartbeat') }),
+  /** The inference-error marker: the answer failed; status 504 means it timed out. */
+  z.object({ type: z.literal('inference_error'), message: z.string(), code: z.string(), status: z.number() }),
+  /** Last event before [DONE] when the answer completed. */
+  z.object({ type: z.literal('end'), fallback: z.boolean() }),
+]);
+export type SimpleStreamEvent = z.infer<typeof simpleStreamEvent>;
+export const STREAM_DONE = '[DONE]';
+export const HEARTBEAT_MS = 15_000;

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { uuid } from './common';
+
+export const chatbotTypes = ['simple', 'chatflow', 'workflow'] as const;
+export const chatbotType = z.enum(chatbotTypes);
+export type ChatbotType = z.infer<typeof chatbotType>;
+
+const chatbotName = z.string().trim().min(1, { error: 'This field is required' }).max(120);
+const description = z.string().trim().max(2000);
+
+export const chatbot = z.object({
+  id: z.string(),
+  workspace_id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  type: chatbotType,
+  is_published: z.boolean(),
+  /** Simple chatbots: what the assistant is told to be and do. */
+  instruction: z.string(),
+  model_id: z.string().nullable(),
+  fallback_model_id: z.string().nullable(),
+  knowledge_collection_ids: z.array(z.string()),
+  /** Conversation analytics: true stores message content in logs; false stores metrics only. */
+  store_conversations: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Chatbot = z.infer<typeof chatbot>;
+
+export const chatbotAnswer = z.object({ chatbot });
+export const chatbotsAnswer = z.object({ chatbots: z.array(chatbot) });
+
+export const createChatbotBody = z
+  .object({ workspace_id: uuid, name: chatbotName, description: description.optional(), type: chatbotType })
+  .strict();
+export const updateChatbotBody = z
+  .object({ name: chatbotName.optional(), description: description.optional() })
+  .strict();
+export const duplicateChatbotBody = z.object({ chatbot_id: uuid, new_name: chatbotName.optional() }).strict();
+export const chatbotsQuery = z.object({ workspace_id: uuid });
+
+/** Save (and, with Save & Publish, then publish) a simple chatbot's settings. */
+export const simpleConfigBody = z
+  .object({
+    name: chatbotName.optional(),
+    description: description.optional(),
+    instruction: z.string().max(100_000),
+    model_id: uuid,
+    fallback_model_id: uuid.nullable().optional(),
+    knowledge_collection_ids: z.array(uuid).max(20).optional(),
+    store_conversations: z.boolean().optional(),
+  })
+  .strict();
+export type SimpleConfigBody = z.infer<typeof simpleConfigBody>;
+
+/** Graph configuration of chatflows and workflows; simple chatbots answer an empty one. */
+export const chatbotConfig = z.object({
+  chatbot_id: z.string(),
+  workspace_id: z.string(),
+  is_published: z.boolean(),
+  configuration: z.object({ nodes: z.array(z.unknown()), edges: z.array(z.unknown()) }),
+});
+export const chatbotConfigAnswer = z.object({ config: chatbotConfig });
+
+export const chatbotUserParams = z.object({ id: uuid, userId: uuid }).strict();
+export const chatbotUsersAnswer = z.object({ user_ids: z.array(z.string()) });
