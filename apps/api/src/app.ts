@@ -11,6 +11,8 @@ import rateLimitsPlugin from './plugins/rate-limits';
 import redisPlugin from './plugins/redis';
 import analyticsRoutes from './routes/analytics';
 import authRoutes from './routes/auth';
+import chatRoutes from './routes/chat';
+import chatbotsRoutes from './routes/chatbots';
 import creditsRoutes from './routes/credits';
 import healthRoutes from './routes/health';
 import modelsRoutes from './routes/models';
@@ -91,5 +93,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(analyticsRoutes);
   await app.register(providersRoutes);
   await app.register(modelsRoutes);
+  await app.register(chatbotsRoutes);
+  await app.register(chatRoutes);
   return app;
 }

@@ -26,6 +26,8 @@ const envSchema = z.object({
   /** `any` (default: builders may point providers at local servers such as Ollama) or `public-only`. */
   PROVIDER_URL_POLICY: z.enum(['any', 'public-only']).default('any'),
   PROVIDER_TIMEOUT_MS: int(60_000),
+  /** Streams send a heartbeat this often while they are open. */
+  HEARTBEAT_MS: int(15_000),
   WEB_ORIGIN: z.string().default('http://localhost:3000'),
   WEB_URL: optionalString,
   ACCESS_TOKEN_TTL_SECONDS: int(900),
@@ -64,6 +66,7 @@ export interface AppConfig {
   encryptionKey: Buffer;
   providerUrlPolicy: 'any' | 'public-only';
   providerTimeoutMs: number;
+  heartbeatMs: number;
   webOrigins: string[];
   webUrl: string;
   accessTokenTtlSeconds: number;
@@ -105,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     encryptionKey: encryptionKey(e.ENCRYPTION_KEY, e.NODE_ENV, dataDir),
     providerUrlPolicy: e.PROVIDER_URL_POLICY,
     providerTimeoutMs: e.PROVIDER_TIMEOUT_MS,
+    heartbeatMs: e.HEARTBEAT_MS,
     webOrigins: origins,
     webUrl: (e.WEB_URL ?? origins[0] ?? 'http://localhost:3000').replace(/\/$/, ''),
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,

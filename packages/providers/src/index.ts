@@ -5,3 +5,4 @@ export * from './registry';
 export * from './fallback';
 export * from './metering';
 export { readSse } from './sse';
+export { usageOrCount as countUsage } from './tokens';

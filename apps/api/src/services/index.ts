@@ -1,6 +1,10 @@
 import type { Db } from '@atelier/db';
 import { createAccountService } from './auth/account-service';
 import { createSessionService, type AccessClaims } from './auth/session-service';
+import { createChatbotsService } from './chatbots/chatbots-service';
+import { createConversationsService } from './chat/conversations-service';
+import { noKnowledge } from './chat/knowledge-seam';
+import { createSimpleChat } from './chat/simple-chat';
 import { createCreditsService } from './credits/credits-service';
 import type { Mailer } from './mail/mailer';
 import { createInvokeService } from './providers/invoke-service';
@@ -37,6 +41,7 @@ export function createServices(deps: ServiceDeps) {
     timeoutMs: deps.providerTimeoutMs,
   });
   const models = createModelsService({ db: deps.db, workspaces, providers });
+  const conversations = createConversationsService({ db: deps.db });
   return {
     sessions,
     accounts,
@@ -46,6 +51,9 @@ export function createServices(deps: ServiceDeps) {
     providers,
     models,
     invoke: createInvokeService({ models, providers, credits }),
+    chatbots: createChatbotsService({ db: deps.db, workspaces, providers }),
+    conversations,
+    simpleChat: createSimpleChat({ db: deps.db, conversations, providers, credits, knowledge: noKnowledge }),
   };
 }
 

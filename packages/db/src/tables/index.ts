@@ -6,3 +6,6 @@ export * from './tokens';
 export * from './credits';
 export * from './page-views';
 export * from './providers';
+export * from './chatbots';
+export * from './conversations';
+export * from './inference-logs';

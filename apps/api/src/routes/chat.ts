@@ -1,0 +1,173 @@
+import {
+  conversationsAnswer,
+  createConversationBody,
+  historyAnswer,
+  idParams,
+  inputFieldsAnswer,
+  messageBody,
+  renameConversationBody,
+  simpleMessageBody,
+} from '@atelier/schemas';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ALL_ROLES, principalOf } from '../plugins/auth';
+import { openSse } from '../plugins/sse';
+import { chattableChatbot } from '../services/chat/conversations-service';
+import { AUTHED, errorAnswers } from './responses';
+
+const tags = ['chat'];
+const everyone = { access: { roles: ALL_ROLES } };
+const MESSAGE_BODY_LIMIT = 40 * 1024 * 1024;
+
+interface InputNode {
+  type?: string;
+  data?: { fields?: { name?: string; type?: string; isMandatory?: boolean }[] };
+}
+
+const chatRoutes: FastifyPluginAsyncZod = async (app) => {
+  const conversations = app.services.conversations;
+
+  app.get(
+    '/chat-interface/chatbots/:id/input-fields',
+    {
+      config: everyone,
+      schema: {
+        tags,
+        summary: 'Additional inputs the assistant needs besides the message',
+        params: idParams,
+        response: { 200: inputFieldsAnswer, ...errorAnswers(...AUTHED, 404, 409) },
+      },
+    },
+    async (request) => {
+      const bot = await chattableChatbot(app.db, principalOf(request), request.params.id);
+      const input = (bot.configuration.nodes as InputNode[]).find((n) => n.type === 'input');
+      const fields = (input?.data?.fields ?? [])
+        .filter((f) => f.name && f.name !== 'query')
+        .map((f) => ({
+          name: f.name!,
+          type: (f.type ?? 'string') as 'string',
+          is_mandatory: Boolean(f.isMandatory),
+        }));
+      return { has_additional_inputs: fields.length > 0, input_fields: fields };
+    },
+  );
+
+  app.get(
+    '/chat-interface/conversations',
+    {
+      config: everyone,
+      schema: {
+        tags,
+        summary: 'My conversations, most recent first',
+        response: { 200: conversationsAnswer, ...errorAnswers(...AUTHED) },
+      },
+    },
+    async (request) => ({ conversations: await conversations.list(principalOf(request)) }),
+  );
+
+  app.get(
+    '/chat-interface/conversations/:id/history',
+    {
+      config: everyone,
+      schema: {
+        tags,
+        summary: 'The messages of a conversation',
+        params: idParams,
+        response: { 200: historyAnswer, ...errorAnswers(...AUTHED, 404) },
+      },
+    },
+    async (request) => ({ history: await conversations.history(principalOf(request), request.params.id) }),
+  );
+
+  app.post(
+    '/chat-interface/conversations',
+    {
+      config: everyone,
+      schema: {
+        tags,
+        summary: 'Start a conversation with an assistant',
+        body: createConversationBody,
+        response: { 201: z.object({ conversation_id: z.string() }), ...errorAnswers(...AUTHED, 404, 409) },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send({ conversation_id: await conversations.create(principalOf(request), request.body) }),
+  );
+
+  app.put(
+    '/chat-interface/conversations/:id',
+    {
+      config: everyone,
+      schema: {
+        tags,
+        summary: 'Rename a conversation',
+        params: idParams,
+        body: renameConversationBody,
+        response: { 200: messageBody, ...errorAnswers(...AUTHED, 404) },
+      },
+    },
+    async (request) => {
+      await conversations.rename(principalOf(request), request.params.id, request.body.title);
+      return { message: 'Conversation renamed' };
+    },
+  );
+
+  app.delete(
+    '/chat-interface/conversations/:id',
+    {
+      config: everyone,
+      schema: {
+        tags,
+        summary: 'Delete a conversation',
+        params: idParams,
+        response: { 200: messageBody, ...errorAnswers(...AUTHED, 404) },
+      },
+    },
+    async (request) => {
+      await conversations.remove(principalOf(request), request.params.id);
+      return { message: 'Conversation deleted' };
+    },
+  );
+
+  app.post(
+    '/chat-interface/conversations/:id/simple/message',
+    {
+      config: everyone,
+      bodyLimit: MESSAGE_BODY_LIMIT,
+      schema: {
+        tags,
+        summary: 'Send a message to a simple chatbot; the answer streams as server-sent events',
+        description:
+          'Events are `data: {json}` lines followed by a blank line: start, text (append), heartbeat (every 15 s), inference_error (status 504: timed out), end; then `data: [DONE]`. Refusals before the stream starts answer JSON {detail, code}.',
+        params: idParams,
+        body: simpleMessageBody,
+        response: errorAnswers(...AUTHED, 402, 404, 409),
+      },
+    },
+    async (request, reply) => {
+      const prepared = await app.services.simpleChat.prepare(
+        principalOf(request),
+        request.params.id,
+        request.body,
+      );
+      const stream = openSse(reply, app.config.heartbeatMs);
+      try {
+        await app.services.simpleChat.run(prepared, stream.send, stream.signal);
+      } catch (error) {
+        request.log.error({ err: error }, 'chat stream failed');
+        stream.send({
+          type: 'inference_error',
+          message: 'An error occurred during inference',
+          code: 'internal_error',
+          status: 500,
+        });
+      } finally {
+        stream.end();
+      }
+    },
+  );
+};
+
+export default chatRoutes;

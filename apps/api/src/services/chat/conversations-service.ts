@@ -1,0 +1,147 @@
+import { chatbots, conversations, messages, type Db, type StoredPart } from '@atelier/db';
+import type { Conversation } from '@atelier/schemas';
+import { and, asc, desc, eq } from 'drizzle-orm';
+import type { Principal } from '../auth/principal';
+import { hasChatbotAccess } from '../chatbots/chat-access';
+import type { ChatbotRow } from '../chatbots/chatbot-view';
+import { AppError, notFound } from '../errors';
+
+type ConversationRow = typeof conversations.$inferSelect;
+
+const PREVIEW = 120;
+export const preview = (text: string) => (text.length > PREVIEW ? `${text.slice(0, PREVIEW - 1)}…` : text);
+
+/** A title from the first message: its first line, cut at a word near 60 characters. */
+export function titleFrom(text: string): string {
+  const line = text.trim().split('\n')[0]?.trim() ?? '';
+  if (line.length <= 60) return line || 'New conversation';
+  const cut = line.slice(0, 60);
+  return `${cut.slice(0, cut.lastIndexOf(' ') > 30 ? cut.lastIndexOf(' ') : 60)}…`;
+}
+
+function toConversation(row: ConversationRow): Conversation {
+  return {
+    id: row.id,
+    title: row.title,
+    chatbot_id: row.chatbotId ?? '',
+    chatbot_type: row.chatbotType as Conversation['chatbot_type'],
+    updated_at: row.updatedAt.toISOString(),
+    last_message_preview: row.lastMessagePreview,
+  };
+}
+
+/** The chatbot a person may chat with now: it exists, is published, and they have access. */
+export async function chattableChatbot(
+  db: Db,
+  principal: Principal,
+  chatbotId: string | null,
+): Promise<ChatbotRow> {
+  const [bot] = chatbotId
+    ? await db
+        .select()
+        .from(chatbots)
+        .where(and(eq(chatbots.id, chatbotId), eq(chatbots.organizationId, principal.organizationId)))
+        .limit(1)
+    : [];
+  if (!bot) throw new AppError(404, 'chatbot_deleted', 'This assistant no longer exists.');
+  if (!(await hasChatbotAccess(db, principal, bot))) {
+    throw new AppError(403, 'chatbot_access_revoked', 'You no longer have access to this assistant.');
+  }
+  if (!bot.isPublished)
+    throw new AppError(409, 'chatbot_unpublished', 'This assistant is not published yet.');
+  return bot;
+}
+
+export function createConversationsService(deps: { db: Db }) {
+  const { db } = deps;
+
+  async function own(principal: Principal, id: string): Promise<ConversationRow> {
+    const [row] = await db
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.id, id), eq(conversations.userId, principal.userId)))
+      .limit(1);
+    if (!row) throw notFound('conversation');
+    return row;
+  }
+
+  return {
+    own,
+
+    async list(principal: Principal): Promise<Conversation[]> {
+      const rows = await db
+        .select()
+        .from(conversations)
+        .where(eq(conversations.userId, principal.userId))
+        .orderBy(desc(conversations.updatedAt));
+      return rows.map(toConversation);
+    },
+
+    async create(principal: Principal, input: { title: string; chatbot_id: string }): Promise<string> {
+      const bot = await chattableChatbot(db, principal, input.chatbot_id);
+      const [row] = await db
+        .insert(conversations)
+        .values({
+          organizationId: principal.organizationId,
+          userId: principal.userId,
+          chatbotId: bot.id,
+          chatbotType: bot.type,
+          title: input.title,
+        })
+        .returning({ id: conversations.id });
+      if (!row) throw new Error('insert returned nothing');
+      return row.id;
+    },
+
+    async rename(principal: Principal, id: string, title: string) {
+      await own(principal, id);
+      await db.update(conversations).set({ title }).where(eq(conversations.id, id));
+    },
+
+    async remove(principal: Principal, id: string) {
+      await own(principal, id);
+      await db.delete(conversations).where(eq(conversations.id, id));
+    },
+
+    async history(principal: Principal, id: string) {
+      await own(principal, id);
+      const rows = await db
+        .select()
+        .from(messages)
+        .where(eq(messages.conversationId, id))
+        .orderBy(asc(messages.createdAt), asc(messages.id));
+      return rows.map((m) => ({
+        id: m.id,
+        role: m.role,
+        content: m.content,
+        error: m.error,
+        created_at: m.createdAt.toISOString(),
+      }));
+    },
+
+    /** Stores a turn and moves the conversation to the top, titling it from its first message. */
+    async record(
+      conversation: ConversationRow,
+      role: 'user' | 'assistant',
+      content: StoredPart[],
+      error = false,
+    ) {
+      const [saved] = await db
+        .insert(messages)
+        .values({ conversationId: conversation.id, role, content, error })
+        .returning({ id: messages.id });
+      const text = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' ');
+      await db
+        .update(conversations)
+        .set({
+          updatedAt: new Date(),
+          lastMessagePreview: preview(text),
+          ...(role === 'user' && !conversation.title ? { title: titleFrom(text) } : {}),
+        })
+        .where(eq(conversations.id, conversation.id));
+      return saved!.id;
+    },
+  };
+}
+
+export type ConversationsService = ReturnType<typeof createConversationsService>;

@@ -1,0 +1,241 @@
+import { inferenceLogs, models, providers, type Db, type StoredPart } from '@atelier/db';
+import {
+  countUsage,
+  createAdapters,
+  creditsFor,
+  ProviderError,
+  type ChatMessage,
+  type ChatRequest,
+  type ContentPart,
+  type Usage,
+} from '@atelier/providers';
+import type { SimpleMessageBody, SimpleStreamEvent } from '@atelier/schemas';
+import { and, eq } from 'drizzle-orm';
+import type { Principal } from '../auth/principal';
+import type { ChatbotRow } from '../chatbots/chatbot-view';
+import type { CreditsService } from '../credits/credits-service';
+import { AppError } from '../errors';
+import { pricingOf } from '../providers/models-service';
+import type { ProvidersService } from '../providers/providers-service';
+import { chattableChatbot, type ConversationsService } from './conversations-service';
+import { systemPrompt, type KnowledgeRetriever } from './knowledge-seam';
+
+type Target = { model: typeof models.$inferSelect; provider: typeof providers.$inferSelect };
+const IMAGE_URL = /^(data:image\/(jpeg|png|gif|webp);base64,|https?:\/\/)/;
+
+const words = (text: string) => (text.match(/\S+/g) ?? []).length;
+const textOf = (content: string | ContentPart[]) =>
+  typeof content === 'string'
+    ? content
+    : content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' ');
+
+export interface SimpleChatDeps {
+  db: Db;
+  conversations: ConversationsService;
+  providers: ProvidersService;
+  credits: CreditsService;
+  knowledge: KnowledgeRetriever;
+}
+
+export interface PreparedChat {
+  principal: Principal;
+  conversation: Awaited<ReturnType<ConversationsService['own']>>;
+  bot: ChatbotRow;
+  primary: Target;
+  fallback: Target | null;
+  messages: ChatMessage[];
+  last: ChatMessage & { role: 'user' };
+}
+
+export function createSimpleChat(deps: SimpleChatDeps) {
+  const { db } = deps;
+
+  async function target(principal: Principal, modelId: string | null): Promise<Target | null> {
+    if (!modelId) return null;
+    const [row] = await db
+      .select({ model: models, provider: providers })
+      .from(models)
+      .innerJoin(providers, eq(providers.id, models.providerId))
+      .where(and(eq(models.id, modelId), eq(models.organizationId, principal.organizationId)))
+      .limit(1);
+    return row ?? null;
+  }
+
+  function toMessages(body: SimpleMessageBody, multimodal: boolean): ChatMessage[] {
+    return body.messages
+      .filter((m) => m.role !== 'system')
+      .map((m) => {
+        if (typeof m.content !== 'string') {
+          for (const part of m.content) {
+            if (part.type !== 'image') continue;
+            if (!IMAGE_URL.test(part.url)) throw new AppError(422, 'invalid_image', 'Invalid image format');
+            if (!multimodal) {
+              throw new AppError(422, 'images_not_supported', "This assistant's model does not read images.");
+            }
+          }
+        }
+        return m.role === 'user'
+          ? { role: 'user' as const, content: m.content as string | ContentPart[] }
+          : { role: 'assistant' as const, content: textOf(m.content as string | ContentPart[]) };
+      });
+  }
+
+  return {
+    /** Everything that can be refused is checked here, before the stream starts (JSON errors). */
+    async prepare(
+      principal: Principal,
+      conversationId: string,
+      body: SimpleMessageBody,
+    ): Promise<PreparedChat> {
+      const conversation = await deps.conversations.own(principal, conversationId);
+      const bot: ChatbotRow = await chattableChatbot(db, principal, conversation.chatbotId);
+      if (bot.type !== 'simple')
+        throw new AppError(
+          422,
+          'wrong_chatbot_type',
+          `Unsupported assistant type for sending message: ${bot.type}`,
+        );
+      const primary = await target(principal, bot.modelId);
+      if (!primary)
+        throw new AppError(
+          409,
+          'model_missing',
+          'This assistant has no model; ask its builder to choose one.',
+        );
+      const fallback = await target(principal, bot.fallbackModelId);
+      const messages = toMessages(body, primary.model.modelType === 'llm-multimodal');
+      const last = messages.at(-1);
+      if (!last || last.role !== 'user' || (typeof last.content === 'string' && !last.content.trim())) {
+        throw new AppError(422, 'message_required', 'Please enter a message or upload an image');
+      }
+      await deps.credits.ensureAvailable(principal.organizationId);
+      return { principal, conversation, bot, primary, fallback, messages, last };
+    },
+
+    /** Streams the answer through `send`, then stores it, logs the call and charges the credits. */
+    async run(
+      prepared: PreparedChat,
+      send: (event: SimpleStreamEvent) => void,
+      signal: AbortSignal,
+    ): Promise<void> {
+      const { principal, conversation, bot, primary, fallback, messages, last } = prepared;
+      const started = performance.now();
+      const userContent: StoredPart[] =
+        typeof last.content === 'string'
+          ? [{ type: 'text', text: last.content }]
+          : (last.content as StoredPart[]);
+      await deps.conversations.record(conversation, 'user', userContent);
+      const passages = await deps.knowledge.retrieve({
+        organizationId: principal.organizationId,
+        collectionIds: bot.knowledgeCollectionIds,
+        query: textOf(last.content),
+        signal,
+      });
+      const request: Omit<ChatRequest, 'model'> = {
+        system: systemPrompt(bot.instruction, passages),
+        messages,
+      };
+      send({ type: 'start', conversation_id: conversation.id, message_id: '' });
+
+      let text = '';
+      let firstTokenMs: number | null = null;
+      let usage: Usage | null = null;
+      let used: Target = primary;
+      let failure: ProviderError | null = null;
+      const attempt = async (t: Target) => {
+        used = t;
+        const chat = createAdapters(deps.providers.configFor(t.provider)).chat;
+        if (!chat) throw new ProviderError('unsupported', 'This provider cannot chat.');
+        for await (const event of chat.stream({ ...request, model: t.model.modelName }, { signal })) {
+          if (event.type === 'text') {
+            firstTokenMs ??= performance.now() - started;
+            text += event.text;
+            send({ type: 'text', text: event.text });
+          } else usage = event.result.usage;
+        }
+      };
+      try {
+        try {
+          await attempt(primary);
+        } catch (error) {
+          // The fallback takes over only if nothing was streamed yet: an answer is never spliced.
+          const retryable = error instanceof ProviderError && error.code !== 'cancelled' && text === '';
+          if (!fallback || !retryable) throw error;
+          await attempt(fallback);
+        }
+      } catch (error) {
+        failure =
+          error instanceof ProviderError
+            ? error
+            : new ProviderError(
+                'provider_error',
+                `An error occurred during inference: ${(error as Error).message}`,
+              );
+      }
+
+      const fallbackUsed = used !== primary;
+      const cancelled = failure?.code === 'cancelled' || signal.aborted;
+      const errorMessage = cancelled ? 'The client left before the answer ended.' : (failure?.detail ?? '');
+      if (failure && !cancelled) {
+        send({
+          type: 'inference_error',
+          message: failure.detail,
+          code: failure.code,
+          status: failure.code === 'timeout' ? 504 : failure.status,
+        });
+      } else if (!failure) {
+        send({ type: 'end', fallback: fallbackUsed });
+      }
+      const answer: StoredPart[] = [
+        { type: 'text', text: failure && !text ? `Error: ${errorMessage}` : text },
+      ];
+      await deps.conversations.record(conversation, 'assistant', answer, Boolean(failure));
+
+      // Usage: the provider's figures, or counted from what was produced (a call cut short still cost).
+      const finalUsage = usage ?? (await countUsage(null, request, text));
+      const credits = creditsFor(pricingOf(used.model), finalUsage);
+      const completePrompt = [
+        `system: ${request.system ?? ''}`,
+        ...messages.map((m) => `${m.role}: ${textOf(m.content as string)}`),
+      ].join('\n');
+      const keep = bot.storeConversations;
+      await db.insert(inferenceLogs).values({
+        organizationId: principal.organizationId,
+        workspaceId: bot.workspaceId,
+        chatbotId: bot.id,
+        chatbotName: bot.name,
+        conversationId: conversation.id,
+        userId: principal.userId,
+        modelId: used.model.id,
+        modelName: used.model.name,
+        providerModelName: used.model.modelName,
+        providerType: used.provider.kind,
+        completePrompt: keep ? completePrompt : '',
+        userMessage: keep ? textOf(last.content) : '',
+        response: keep ? text : '',
+        requestWords: words(completePrompt),
+        responseWords: words(text),
+        inputTokens: finalUsage.inputTokens,
+        outputTokens: finalUsage.outputTokens,
+        firstTokenMs: firstTokenMs === null ? null : Math.round(firstTokenMs),
+        totalMs: Math.round(performance.now() - started),
+        streamed: true,
+        fallback: fallbackUsed,
+        error: Boolean(failure),
+        errorMessage,
+        status: failure ? 'error' : 'success',
+        credits,
+      });
+      if (credits > 0) {
+        await deps.credits.charge(principal.organizationId, {
+          amount: credits,
+          userId: principal.userId,
+          description: `Chat with ${bot.name}`,
+          metadata: { chatbot_id: bot.id, model_id: used.model.id },
+        });
+      }
+    },
+  };
+}
+
+export type SimpleChat = ReturnType<typeof createSimpleChat>;

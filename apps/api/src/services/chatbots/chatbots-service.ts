@@ -1,0 +1,250 @@
+import { chatbotAccess, chatbots, models, userWorkspaceRoles, users, type Db } from '@atelier/db';
+import type { Chatbot, ChatbotType, SimpleConfigBody } from '@atelier/schemas';
+import { and, asc, desc, eq, inArray, or } from 'drizzle-orm';
+import type { Principal } from '../auth/principal';
+import { AppError, notFound } from '../errors';
+import type { ProvidersService } from '../providers/providers-service';
+import type { WorkspacesService } from '../workspaces/workspaces-service';
+import { hasChatbotAccess } from './chat-access';
+import { toChatbot, type ChatbotRow } from './chatbot-view';
+
+const CHAT_MODEL_TYPES = ['llm', 'llm-multimodal'];
+
+export function createChatbotsService(deps: {
+  db: Db;
+  workspaces: WorkspacesService;
+  providers: ProvidersService;
+}) {
+  const { db } = deps;
+
+  async function row(principal: Principal, id: string): Promise<ChatbotRow> {
+    const [found] = await db
+      .select()
+      .from(chatbots)
+      .where(and(eq(chatbots.id, id), eq(chatbots.organizationId, principal.organizationId)))
+      .limit(1);
+    if (!found) throw notFound('chatbot');
+    return found;
+  }
+
+  /** For building: the chatbot's workspace must be visible, and changes need editor rights. */
+  async function forBuilder(principal: Principal, id: string, edit = true): Promise<ChatbotRow> {
+    const found = await row(principal, id);
+    if (principal.role === 'user') throw notFound('chatbot');
+    await deps.workspaces.visible(principal, found.workspaceId).catch(() => {
+      throw notFound('chatbot');
+    });
+    if (edit) await deps.providers.assertCanEdit(principal, found.workspaceId);
+    return found;
+  }
+
+  async function chatModel(principal: Principal, workspaceId: string, modelId: string, label: string) {
+    const [model] = await db
+      .select()
+      .from(models)
+      .where(
+        and(
+          eq(models.id, modelId),
+          eq(models.organizationId, principal.organizationId),
+          eq(models.workspaceId, workspaceId),
+        ),
+      )
+      .limit(1);
+    if (!model) throw new AppError(422, 'model_not_found', `The ${label} is not a model of this workspace.`);
+    if (!CHAT_MODEL_TYPES.includes(model.modelType)) {
+      throw new AppError(422, 'model_type_mismatch', `The ${label} must be an LLM or a multimodal LLM.`);
+    }
+  }
+
+  const touch = (id: string, patch: Partial<typeof chatbots.$inferInsert>) =>
+    db
+      .update(chatbots)
+      .set({ ...patch, updatedAt: new Date() })
+      .where(eq(chatbots.id, id));
+
+  return {
+    row,
+    forBuilder,
+
+    async list(principal: Principal, workspaceId: string): Promise<Chatbot[]> {
+      await deps.workspaces.visible(principal, workspaceId);
+      const rows = await db
+        .select()
+        .from(chatbots)
+        .where(
+          and(eq(chatbots.workspaceId, workspaceId), eq(chatbots.organizationId, principal.organizationId)),
+        )
+        .orderBy(desc(chatbots.updatedAt));
+      return rows.map(toChatbot);
+    },
+
+    /** The published chatbots this person may chat with. */
+    async forUser(principal: Principal): Promise<Chatbot[]> {
+      const published = and(
+        eq(chatbots.organizationId, principal.organizationId),
+        eq(chatbots.isPublished, true),
+      );
+      if (principal.role === 'admin') {
+        return (await db.select().from(chatbots).where(published).orderBy(asc(chatbots.name))).map(toChatbot);
+      }
+      const granted = db
+        .select({ id: chatbotAccess.chatbotId })
+        .from(chatbotAccess)
+        .where(eq(chatbotAccess.userId, principal.userId));
+      const memberOf = db
+        .select({ id: userWorkspaceRoles.workspaceId })
+        .from(userWorkspaceRoles)
+        .where(eq(userWorkspaceRoles.userId, principal.userId));
+      const reachable =
+        principal.role === 'creator'
+          ? or(inArray(chatbots.id, granted), inArray(chatbots.workspaceId, memberOf))
+          : inArray(chatbots.id, granted);
+      return (
+        await db.select().from(chatbots).where(and(published, reachable)).orderBy(asc(chatbots.name))
+      ).map(toChatbot);
+    },
+
+    async get(principal: Principal, id: string): Promise<Chatbot> {
+      const found = await row(principal, id);
+      if (!(await hasChatbotAccess(db, principal, found))) {
+        // Builders who see the workspace may also read it; anyone else learns nothing.
+        if (principal.role === 'user') throw notFound('chatbot');
+        await deps.workspaces.visible(principal, found.workspaceId).catch(() => {
+          throw notFound('chatbot');
+        });
+      }
+      return toChatbot(found);
+    },
+
+    async create(
+      principal: Principal,
+      input: { workspace_id: string; name: string; description?: string | undefined; type: ChatbotType },
+    ) {
+      await deps.providers.assertCanEdit(principal, input.workspace_id);
+      const [created] = await db
+        .insert(chatbots)
+        .values({
+          organizationId: principal.organizationId,
+          workspaceId: input.workspace_id,
+          name: input.name,
+          description: input.description ?? '',
+          type: input.type,
+          createdBy: principal.userId,
+        })
+        .returning({ id: chatbots.id });
+      if (!created) throw new Error('insert returned nothing');
+      return created.id;
+    },
+
+    async update(
+      principal: Principal,
+      id: string,
+      input: { name?: string | undefined; description?: string | undefined },
+    ) {
+      await forBuilder(principal, id);
+      await touch(id, {
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+      });
+    },
+
+    async saveSimpleConfig(principal: Principal, id: string, input: SimpleConfigBody) {
+      const found = await forBuilder(principal, id);
+      if (found.type !== 'simple') {
+        throw new AppError(422, 'wrong_chatbot_type', 'Only simple chatbots take this configuration.');
+      }
+      await chatModel(principal, found.workspaceId, input.model_id, 'model');
+      if (input.fallback_model_id) {
+        if (input.fallback_model_id === input.model_id) {
+          throw new AppError(422, 'fallback_same_as_model', 'The fallback model must differ from the model.');
+        }
+        await chatModel(principal, found.workspaceId, input.fallback_model_id, 'fallback model');
+      }
+      await touch(id, {
+        instruction: input.instruction,
+        modelId: input.model_id,
+        ...(input.fallback_model_id !== undefined ? { fallbackModelId: input.fallback_model_id } : {}),
+        ...(input.knowledge_collection_ids !== undefined
+          ? { knowledgeCollectionIds: input.knowledge_collection_ids }
+          : {}),
+        ...(input.store_conversations !== undefined ? { storeConversations: input.store_conversations } : {}),
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+      });
+    },
+
+    async publish(principal: Principal, id: string) {
+      const found = await forBuilder(principal, id);
+      if (found.type === 'simple' && !found.modelId) {
+        throw new AppError(422, 'model_required', 'Choose a model and save before publishing this chatbot.');
+      }
+      if (found.type !== 'simple' && found.configuration.nodes.length === 0) {
+        throw new AppError(422, 'empty_flow', 'Add nodes to the flow and save before publishing it.');
+      }
+      await touch(id, { isPublished: true });
+    },
+
+    async duplicate(principal: Principal, id: string, newName: string | undefined) {
+      const found = await forBuilder(principal, id);
+      const { id: _id, createdAt: _c, updatedAt: _u, ...rest } = found;
+      const [copy] = await db
+        .insert(chatbots)
+        .values({
+          ...rest,
+          name: newName ?? `Copy of ${found.name}`,
+          isPublished: false,
+          createdBy: principal.userId,
+        })
+        .returning({ id: chatbots.id });
+      if (!copy) throw new Error('insert returned nothing');
+      return copy.id;
+    },
+
+    async remove(principal: Principal, id: string) {
+      await forBuilder(principal, id);
+      await db
+        .delete(chatbots)
+        .where(and(eq(chatbots.id, id), eq(chatbots.organizationId, principal.organizationId)));
+    },
+
+    async config(principal: Principal, id: string) {
+      const found = await forBuilder(principal, id, false);
+      return {
+        chatbot_id: found.id,
+        workspace_id: found.workspaceId,
+        is_published: found.isPublished,
+        configuration: found.configuration,
+      };
+    },
+
+    async grant(principal: Principal, id: string, userId: string) {
+      await forBuilder(principal, id);
+      const [target] = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.id, userId), eq(users.organizationId, principal.organizationId)))
+        .limit(1);
+      if (!target) throw notFound('user');
+      await db.insert(chatbotAccess).values({ chatbotId: id, userId }).onConflictDoNothing();
+    },
+
+    async revoke(principal: Principal, id: string, userId: string) {
+      await forBuilder(principal, id);
+      // Idempotent, so that bulk revokes can be retried safely.
+      await db
+        .delete(chatbotAccess)
+        .where(and(eq(chatbotAccess.chatbotId, id), eq(chatbotAccess.userId, userId)));
+    },
+
+    async grantedUsers(principal: Principal, id: string): Promise<string[]> {
+      await forBuilder(principal, id, false);
+      const rows = await db
+        .select({ userId: chatbotAccess.userId })
+        .from(chatbotAccess)
+        .where(eq(chatbotAccess.chatbotId, id));
+      return rows.map((r) => r.userId);
+    },
+  };
+}
+
+export type ChatbotsService = ReturnType<typeof createChatbotsService>;

@@ -1,0 +1,67 @@
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { organizations } from './organizations';
+import { models } from './providers';
+import { users } from './users';
+import { workspaces } from './workspaces';
+
+export interface FlowConfiguration {
+  nodes: unknown[];
+  edges: unknown[];
+}
+
+export const chatbots = pgTable(
+  'chatbots',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    type: text('type', { enum: ['simple', 'chatflow', 'workflow'] }).notNull(),
+    isPublished: boolean('is_published').notNull().default(false),
+    instruction: text('instruction').notNull().default(''),
+    modelId: uuid('model_id').references(() => models.id, { onDelete: 'set null' }),
+    fallbackModelId: uuid('fallback_model_id').references(() => models.id, { onDelete: 'set null' }),
+    knowledgeCollectionIds: jsonb('knowledge_collection_ids').$type<string[]>().notNull().default([]),
+    /** Conversation analytics: store message content in logs (true) or metrics only (false). */
+    storeConversations: boolean('store_conversations').notNull().default(true),
+    configuration: jsonb('configuration')
+      .$type<FlowConfiguration>()
+      .notNull()
+      .default({ nodes: [], edges: [] }),
+    configVersion: integer('config_version').notNull().default(1),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('chatbots_workspace_idx').on(t.workspaceId)],
+);
+
+/** Explicit per-user grants: users who are not builders chat only with the chatbots granted to them. */
+export const chatbotAccess = pgTable(
+  'chatbot_access',
+  {
+    chatbotId: uuid('chatbot_id')
+      .notNull()
+      .references(() => chatbots.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.chatbotId, t.userId] }), index('chatbot_access_user_idx').on(t.userId)],
+);
