@@ -19,6 +19,7 @@ const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: optionalString,
   REDIS_URL: optionalString,
+  DB_POOL_SIZE: int(20),
   DATA_DIR: z.string().default('.data'),
   JWT_SECRET: optionalString,
   /** 32 bytes, base64: encrypts provider credentials at rest (AES-256-GCM). */
@@ -61,6 +62,7 @@ export interface AppConfig {
   host: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  dbPoolSize: number;
   dataDir: string;
   jwtSecret: string;
   encryptionKey: Buffer;
@@ -103,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    dbPoolSize: e.DB_POOL_SIZE,
     dataDir,
     jwtSecret: jwtSecret(e.JWT_SECRET, e.NODE_ENV, dataDir),
     encryptionKey: encryptionKey(e.ENCRYPTION_KEY, e.NODE_ENV, dataDir),

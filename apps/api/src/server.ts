@@ -5,7 +5,11 @@ import { bootstrapFirstAdmin } from './services/organizations/organizations-serv
 
 async function main() {
   const config = loadConfig();
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: `${config.dataDir}/pglite` });
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: `${config.dataDir}/pglite`,
+    poolSize: config.dbPoolSize,
+  });
   await migrateDatabase(database);
   const app = await buildApp({ config, database });
 

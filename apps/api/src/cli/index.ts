@@ -31,7 +31,11 @@ async function main() {
     },
   });
   const config = loadConfig();
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: `${config.dataDir}/pglite` });
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: `${config.dataDir}/pglite`,
+    poolSize: config.dbPoolSize,
+  });
   try {
     await migrateDatabase(database);
     if (command === 'org:create') {

@@ -1,7 +1,7 @@
 import jwt from '@fastify/jwt';
 import { users } from '@atelier/db';
 import type { AppRoleId } from '@atelier/schemas';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Principal } from '../services/auth/principal';
@@ -55,6 +55,19 @@ export default fp(
       verify: { algorithms: ['HS256'] },
     });
 
+    // Built once: this lookup runs on every authenticated request.
+    const userById = app.db
+      .select({
+        id: users.id,
+        organizationId: users.organizationId,
+        role: users.userRoleId,
+        email: users.email,
+      })
+      .from(users)
+      .where(eq(users.id, sql.placeholder('id')))
+      .limit(1)
+      .prepare('auth_user_by_id');
+
     app.decorate('routeCatalog', []);
     app.addHook('onRoute', (route) => {
       // The OpenAPI document and its viewer are public by nature.
@@ -82,16 +95,7 @@ export default fp(
         throw new AppError(401, 'invalid_token', 'The access token is not valid. Please log in.');
       }
       // The user's current row decides: a deleted user or a changed role takes effect at once.
-      const [user] = await app.db
-        .select({
-          id: users.id,
-          organizationId: users.organizationId,
-          role: users.userRoleId,
-          email: users.email,
-        })
-        .from(users)
-        .where(eq(users.id, claims.sub))
-        .limit(1);
+      const [user] = await userById.execute({ id: claims.sub });
       if (!user || user.organizationId !== claims.org)
         throw unauthenticated('Your account no longer exists.');
       const role = user.role as AppRoleId;

@@ -28,8 +28,19 @@ export function openSse(reply: FastifyReply, heartbeatMs = HEARTBEAT_MS): SseStr
     'x-accel-buffering': 'no',
   });
   raw.flushHeaders();
+  // Events written in the same tick leave in one packet (cork until the next tick).
+  let corked = false;
   const write = (line: string) => {
-    if (!ended && !raw.destroyed) raw.write(line);
+    if (ended || raw.destroyed) return;
+    if (!corked) {
+      corked = true;
+      raw.cork();
+      process.nextTick(() => {
+        corked = false;
+        raw.uncork();
+      });
+    }
+    raw.write(line);
   };
   const heartbeat = setInterval(() => write(`data: {"type":"heartbeat"}\n\n`), heartbeatMs);
   raw.on('close', () => {

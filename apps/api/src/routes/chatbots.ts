@@ -127,11 +127,9 @@ const chatbotsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) =>
-      reply
-        .status(201)
-        .send({
-          id: await service.duplicate(principalOf(request), request.body.chatbot_id, request.body.new_name),
-        }),
+      reply.status(201).send({
+        id: await service.duplicate(principalOf(request), request.body.chatbot_id, request.body.new_name),
+      }),
   );
 
   app.delete(

@@ -43,7 +43,17 @@ export async function chattableChatbot(
         .where(and(eq(chatbots.id, chatbotId), eq(chatbots.organizationId, principal.organizationId)))
         .limit(1)
     : [];
-  if (!bot) throw new AppError(404, 'chatbot_deleted', 'This assistant no longer exists.');
+  return assertChattable(db, principal, bot ?? null);
+}
+
+export async function assertChattable(
+  db: Db,
+  principal: Principal,
+  bot: ChatbotRow | null,
+): Promise<ChatbotRow> {
+  if (!bot || bot.organizationId !== principal.organizationId) {
+    throw new AppError(404, 'chatbot_deleted', 'This assistant no longer exists.');
+  }
   if (!(await hasChatbotAccess(db, principal, bot))) {
     throw new AppError(403, 'chatbot_access_revoked', 'You no longer have access to this assistant.');
   }

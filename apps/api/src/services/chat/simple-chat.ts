@@ -1,4 +1,13 @@
-import { inferenceLogs, models, providers, type Db, type StoredPart } from '@atelier/db';
+import {
+  chatbots,
+  conversations,
+  inferenceLogs,
+  models,
+  providers,
+  type Db,
+  type StoredPart,
+} from '@atelier/db';
+import { alias } from 'drizzle-orm/pg-core';
 import {
   countUsage,
   createAdapters,
@@ -10,14 +19,14 @@ import {
   type Usage,
 } from '@atelier/providers';
 import type { SimpleMessageBody, SimpleStreamEvent } from '@atelier/schemas';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import type { ChatbotRow } from '../chatbots/chatbot-view';
 import type { CreditsService } from '../credits/credits-service';
 import { AppError } from '../errors';
 import { pricingOf } from '../providers/models-service';
 import type { ProvidersService } from '../providers/providers-service';
-import { chattableChatbot, type ConversationsService } from './conversations-service';
+import { assertChattable, type ConversationsService } from './conversations-service';
 import { systemPrompt, type KnowledgeRetriever } from './knowledge-seam';
 
 type Target = { model: typeof models.$inferSelect; provider: typeof providers.$inferSelect };
@@ -50,15 +59,45 @@ export interface PreparedChat {
 export function createSimpleChat(deps: SimpleChatDeps) {
   const { db } = deps;
 
-  async function target(principal: Principal, modelId: string | null): Promise<Target | null> {
-    if (!modelId) return null;
-    const [row] = await db
-      .select({ model: models, provider: providers })
-      .from(models)
-      .innerJoin(providers, eq(providers.id, models.providerId))
-      .where(and(eq(models.id, modelId), eq(models.organizationId, principal.organizationId)))
-      .limit(1);
-    return row ?? null;
+  const fallbackModels = alias(models, 'fallback_models');
+  const fallbackProviders = alias(providers, 'fallback_providers');
+
+  /** The conversation, its chatbot, and both models with their providers: one prepared round trip. */
+  const loadQuery = db
+    .select({
+      conversation: conversations,
+      bot: chatbots,
+      model: models,
+      provider: providers,
+      fallbackModel: fallbackModels,
+      fallbackProvider: fallbackProviders,
+    })
+    .from(conversations)
+    .leftJoin(
+      chatbots,
+      and(
+        eq(chatbots.id, conversations.chatbotId),
+        eq(chatbots.organizationId, conversations.organizationId),
+      ),
+    )
+    .leftJoin(models, eq(models.id, chatbots.modelId))
+    .leftJoin(providers, eq(providers.id, models.providerId))
+    .leftJoin(fallbackModels, eq(fallbackModels.id, chatbots.fallbackModelId))
+    .leftJoin(fallbackProviders, eq(fallbackProviders.id, fallbackModels.providerId))
+    .where(
+      and(
+        eq(conversations.id, sql.placeholder('conversationId')),
+        eq(conversations.userId, sql.placeholder('userId')),
+      ),
+    )
+    .limit(1)
+    .prepare('chat_load');
+
+  async function load(principal: Principal, conversationId: string) {
+    const [row] = await loadQuery.execute({ conversationId, userId: principal.userId });
+    if (!row)
+      throw new AppError(404, 'not_found', 'The conversation was not found or is not visible to you.');
+    return row;
   }
 
   function toMessages(body: SimpleMessageBody, multimodal: boolean): ChatMessage[] {
@@ -87,28 +126,37 @@ export function createSimpleChat(deps: SimpleChatDeps) {
       conversationId: string,
       body: SimpleMessageBody,
     ): Promise<PreparedChat> {
-      const conversation = await deps.conversations.own(principal, conversationId);
-      const bot: ChatbotRow = await chattableChatbot(db, principal, conversation.chatbotId);
-      if (bot.type !== 'simple')
+      // Independent reads go out together: one round trip fewer before the first token.
+      const credit = deps.credits.ensureAvailable(principal.organizationId);
+      credit.catch(() => undefined); // awaited below
+      const row = await load(principal, conversationId);
+      const { conversation } = row;
+      const bot: ChatbotRow = await assertChattable(db, principal, row.bot);
+      if (bot.type !== 'simple') {
         throw new AppError(
           422,
           'wrong_chatbot_type',
           `Unsupported assistant type for sending message: ${bot.type}`,
         );
-      const primary = await target(principal, bot.modelId);
-      if (!primary)
+      }
+      if (!row.model || !row.provider) {
         throw new AppError(
           409,
           'model_missing',
           'This assistant has no model; ask its builder to choose one.',
         );
-      const fallback = await target(principal, bot.fallbackModelId);
+      }
+      const primary: Target = { model: row.model, provider: row.provider };
+      const fallback: Target | null =
+        row.fallbackModel && row.fallbackProvider
+          ? { model: row.fallbackModel, provider: row.fallbackProvider }
+          : null;
       const messages = toMessages(body, primary.model.modelType === 'llm-multimodal');
       const last = messages.at(-1);
       if (!last || last.role !== 'user' || (typeof last.content === 'string' && !last.content.trim())) {
         throw new AppError(422, 'message_required', 'Please enter a message or upload an image');
       }
-      await deps.credits.ensureAvailable(principal.organizationId);
+      await credit;
       return { principal, conversation, bot, primary, fallback, messages, last };
     },
 
@@ -124,7 +172,9 @@ export function createSimpleChat(deps: SimpleChatDeps) {
         typeof last.content === 'string'
           ? [{ type: 'text', text: last.content }]
           : (last.content as StoredPart[]);
-      await deps.conversations.record(conversation, 'user', userContent);
+      // Stored while the model answers: the first token does not wait for the write.
+      const savingUser = deps.conversations.record(conversation, 'user', userContent);
+      savingUser.catch(() => undefined); // awaited below; this only keeps the rejection from counting as unhandled
       const passages = await deps.knowledge.retrieve({
         organizationId: principal.organizationId,
         collectionIds: bot.knowledgeCollectionIds,

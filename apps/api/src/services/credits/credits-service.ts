@@ -1,4 +1,4 @@
-import { creditLedger, creditPlans, type Db } from '@atelier/db';
+import { creditLedger, creditPlans, queryRows, type Db } from '@atelier/db';
 import type { CreditPlan } from '@atelier/schemas';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { AppError } from '../errors';
@@ -43,11 +43,17 @@ export function createCreditsService(deps: { db: Db }) {
     });
   }
 
+  /** One read on the hot path; the reset transaction runs only when a new month has begun. */
   async function plan(organizationId: string) {
-    await resetIfDue(organizationId);
-    const [row] = await db.select().from(creditPlans).where(eq(creditPlans.organizationId, organizationId));
+    const [row] = await db
+      .select({ plan: creditPlans, due: sql<boolean>`${creditPlans.periodStart} < ${monthStart}` })
+      .from(creditPlans)
+      .where(eq(creditPlans.organizationId, organizationId));
     if (!row) throw new AppError(404, 'no_credit_plan', 'This organization has no credit plan.');
-    return row;
+    if (!row.due) return row.plan;
+    await resetIfDue(organizationId);
+    const [fresh] = await db.select().from(creditPlans).where(eq(creditPlans.organizationId, organizationId));
+    return fresh ?? row.plan;
   }
 
   return {
@@ -80,41 +86,43 @@ export function createCreditsService(deps: { db: Db }) {
     async charge(organizationId: string, input: ChargeInput): Promise<CreditPlan> {
       if (!(input.amount >= 0)) throw new RangeError('charge amount must be a non-negative number');
       await resetIfDue(organizationId);
-      return db.transaction(async (tx) => {
-        const [before] = await tx
-          .select()
-          .from(creditPlans)
-          .where(eq(creditPlans.organizationId, organizationId))
-          .for('update');
-        if (!before) throw new AppError(404, 'no_credit_plan', 'This organization has no credit plan.');
-        const fromMonthly = Math.min(before.remainingMonthlyCredits, input.amount);
-        const fromExtra = Math.min(before.extraCredits, input.amount - fromMonthly);
-        const [after] = await tx
-          .update(creditPlans)
-          .set({
-            remainingMonthlyCredits: before.remainingMonthlyCredits - fromMonthly,
-            extraCredits: before.extraCredits - fromExtra,
-            updatedAt: new Date(),
-          })
-          .where(eq(creditPlans.organizationId, organizationId))
-          .returning();
-        await tx.insert(creditLedger).values({
-          organizationId,
-          userId: input.userId ?? null,
-          kind: 'usage',
-          monthlyDelta: -fromMonthly,
-          extraDelta: -fromExtra,
-          description: input.description,
-          metadata: { ...input.metadata, requested: input.amount },
-        });
-        if (!after) throw new Error('update returned nothing');
-        return {
-          plan_type: after.planType,
-          monthly_credits: after.monthlyCredits,
-          remaining_monthly_credits: after.remainingMonthlyCredits,
-          extra_credits: after.extraCredits,
-        };
-      });
+      // One statement: the row is locked only while it runs, so concurrent answers never queue on a
+      // held transaction. Monthly credits go first, then extra; the ledger row is written with it.
+      const amount = input.amount;
+      const rows = await queryRows<{
+        plan_type: string;
+        monthly_credits: string;
+        remaining_monthly_credits: string;
+        extra_credits: string;
+      }>(
+        db,
+        sql`with old as (
+              select organization_id, remaining_monthly_credits as m, extra_credits as e
+              from credit_plans where organization_id = ${organizationId} for update
+            ), upd as (
+              update credit_plans p
+              set remaining_monthly_credits = p.remaining_monthly_credits - least(old.m, ${amount}::numeric),
+                  extra_credits = p.extra_credits - least(old.e, greatest(${amount}::numeric - old.m, 0)),
+                  updated_at = now()
+              from old where p.organization_id = old.organization_id
+              returning p.plan_type, p.monthly_credits, p.remaining_monthly_credits, p.extra_credits
+            ), ledger as (
+              insert into credit_ledger (organization_id, user_id, kind, monthly_delta, extra_delta, description, metadata)
+              select old.organization_id, ${input.userId ?? null}, 'usage', -least(old.m, ${amount}::numeric),
+                     -least(old.e, greatest(${amount}::numeric - old.m, 0)), ${input.description},
+                     ${JSON.stringify({ ...input.metadata, requested: amount })}::jsonb
+              from old
+            )
+            select * from upd`,
+      );
+      const after = rows[0];
+      if (!after) throw new AppError(404, 'no_credit_plan', 'This organization has no credit plan.');
+      return {
+        plan_type: after.plan_type,
+        monthly_credits: Number(after.monthly_credits),
+        remaining_monthly_credits: Number(after.remaining_monthly_credits),
+        extra_credits: Number(after.extra_credits),
+      };
     },
 
     /** Adds extra credits (operator action, from the CLI). */
