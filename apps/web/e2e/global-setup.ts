@@ -96,7 +96,8 @@ export default async function setup(project: TestProject) {
     preview: { port: webPort, strictPort: true, host: '127.0.0.1' },
   });
   await waitFor(`${apiUrl}/health`, api);
-  const fake = await startFakeProvider({ apiKey: 'test-key' });
+  // A small delay per token, so that browser tests can see answers arrive piece by piece.
+  const fake = await startFakeProvider({ apiKey: 'test-key', tokenDelayMs: 20 });
 
   project.provide('webUrl', webUrl);
   project.provide('apiUrl', apiUrl);

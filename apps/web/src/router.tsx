@@ -88,8 +88,8 @@ const mainPages = [
   mainPage('/knowledges', BUILDERS, placeholder),
   mainPage('/knowledges/collections/create', BUILDERS, placeholder),
   mainPage('/knowledges/collections/edit/$id', BUILDERS, placeholder),
-  mainPage('/studio', BUILDERS, placeholder),
-  mainPage('/studio/simple/$chatbotId', BUILDERS, placeholder),
+  mainPage('/studio', BUILDERS, () => import('@/features/studio/studio-page')),
+  mainPage('/studio/simple/$chatbotId', BUILDERS, () => import('@/features/studio/simple-chatbot-page')),
   mainPage('/studio/chatflow/$chatbotId', BUILDERS, placeholder),
   mainPage('/studio/workflow/$chatbotId', BUILDERS, placeholder),
   mainPage('/analytics', ALL, placeholder),
@@ -99,7 +99,7 @@ const chatRoute = createRoute({
   getParentRoute: () => authedRoute,
   path: '/chat',
   ...roles(ALL),
-  component: lazyRouteComponent(() => import('@/features/system/chat-placeholder-page')),
+  component: lazyRouteComponent(() => import('@/features/chat/chat-page')),
 });
 
 const adminRoute = createRoute({

@@ -1,0 +1,68 @@
+import type { MessagePart, SimpleMessageBody } from '@atelier/schemas';
+import type { ChatError } from './errors';
+
+/**
+ * sending: the user's message is on its way; thinking: the assistant placeholder before its first
+ * chunk; streaming: chunks arriving; timedOut and error: the answer failed (the message says why).
+ */
+export type MessageState = 'sending' | 'sent' | 'thinking' | 'streaming' | 'done' | 'timedOut' | 'error';
+
+export interface ChatMessage {
+  id: string;
+  role: 'user' | 'assistant';
+  parts: MessagePart[];
+  state: MessageState;
+  /** Flagged as an error: from the stream (with the reason) or stored so in the history. */
+  isError?: boolean;
+  error?: ChatError;
+  /** The workflow step under way while the assistant thinks. */
+  progress?: string | null;
+  /** A workflow completed without any content. */
+  emptyOutput?: boolean;
+}
+
+export interface HistoryMessage {
+  id: string;
+  role: 'user' | 'assistant';
+  content: MessagePart[];
+  error: boolean;
+  created_at: string;
+}
+
+export const fromHistory = (history: readonly HistoryMessage[]): ChatMessage[] =>
+  history.map((m) => ({
+    id: m.id,
+    role: m.role,
+    parts: m.content,
+    state: m.role === 'user' ? 'sent' : 'done',
+    isError: m.error,
+  }));
+
+export const messageText = (message: Pick<ChatMessage, 'parts'>): string =>
+  message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+
+export const messageImages = (message: Pick<ChatMessage, 'parts'>): string[] =>
+  message.parts.flatMap((p) => (p.type === 'image' ? [p.url] : []));
+
+/** A single text part travels as plain text, anything else as the parts list. */
+export const toContent = (parts: MessagePart[]): string | MessagePart[] =>
+  parts.length === 1 && parts[0]!.type === 'text' ? parts[0]!.text : parts;
+
+/**
+ * The conversation so far for the simple chat endpoint: every user message and every assistant
+ * answer that has content, leaving out failed ones and the placeholder of the answer to come.
+ */
+export function toApiMessages(messages: readonly ChatMessage[]): SimpleMessageBody['messages'] {
+  return messages
+    .filter((m) => !m.isError && !m.emptyOutput && (m.role === 'user' || messageText(m).trim() !== ''))
+    .map((m) => ({ role: m.role, content: toContent(m.parts) }));
+}
+
+/** A title from the message's first line, cut near 60 characters. */
+export function titleFrom(text: string): string {
+  const line = text.trim().split('\n')[0]?.trim() ?? '';
+  if (line.length <= 60) return line;
+  const cut = line.slice(0, 60);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > 30 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
