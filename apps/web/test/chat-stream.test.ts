@@ -10,7 +10,7 @@ import {
 } from '../src/features/chat/errors';
 import { createStreamClient } from '../src/features/chat/stream-client';
 import { flowStep, simpleStep, type StreamSink } from '../src/features/chat/stream-events';
-import { TOKEN_REFRESH_FAIL, TOKEN_REFRESHED } from '../src/lib/api-client';
+import { createApiClient, TOKEN_REFRESH_FAIL, TOKEN_REFRESHED } from '../src/lib/api-client';
 import type { TokenStore } from '../src/lib/tokens';
 
 function memoryTokens(access: string | null, refresh: string | null) {
@@ -49,14 +49,10 @@ function client(
   events.addEventListener(TOKEN_REFRESH_FAIL, () => seen.push(TOKEN_REFRESH_FAIL));
   const onAuthLost = vi.fn();
   const fetch = vi.fn(fetchImpl);
-  const stream = createStreamClient({
-    baseUrl: 'http://api',
-    tokens,
-    events,
-    onAuthLost,
-    fetch: fetch as unknown as typeof globalThis.fetch,
-  });
-  return { stream, fetch, state, seen, onAuthLost };
+  const fetchFn = fetch as unknown as typeof globalThis.fetch;
+  const api = createApiClient({ baseUrl: 'http://api', tokens, events, onAuthLost, fetch: fetchFn });
+  const stream = createStreamClient({ baseUrl: 'http://api', tokens, refresh: api.refresh, fetch: fetchFn });
+  return { stream, api, fetch, state, seen, onAuthLost };
 }
 
 async function all(gen: AsyncGenerator<unknown>) {
@@ -102,6 +98,25 @@ describe('the stream client', () => {
     expect(JSON.parse(c.fetch.mock.calls[1]![1].body as string)).toEqual({ refresh_token: 'r1' });
     expect(c.state).toEqual({ access: 'new', refresh: 'r2' });
     expect(c.seen).toEqual([TOKEN_REFRESHED]);
+  });
+
+  it('a stream and an ordinary request that meet 401 together share one refresh', async () => {
+    const c = client(async (url, init) => {
+      if (url.endsWith('/token/refresh')) {
+        await new Promise((r) => setTimeout(r, 10));
+        return json(200, { access_token: 'new', refresh_token: 'r2' });
+      }
+      const auth = (init.headers as Record<string, string>).authorization;
+      if (auth !== 'Bearer new') return json(401, { detail: 'expired', code: 'x' });
+      return url.endsWith('/stream') ? sse('data: {"ok":true}\n\n') : json(200, { fine: true });
+    });
+    const [streamed, answered] = await Promise.all([
+      all(c.stream.stream('/stream', {}, signal())),
+      c.api.get('/other'),
+    ]);
+    expect(streamed).toEqual([{ ok: true }]);
+    expect(answered).toEqual({ fine: true });
+    expect(c.fetch.mock.calls.filter(([url]) => url.endsWith('/token/refresh'))).toHaveLength(1);
   });
 
   it('a second 401 after the retry is an error, not another refresh', async () => {

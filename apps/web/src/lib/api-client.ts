@@ -133,6 +133,8 @@ export function createApiClient(options: ApiClientOptions) {
 
   return {
     request,
+    /** The one shared refresh; the streaming client uses it too, so a rotated token is never replayed. */
+    refresh,
     get: <T>(path: string, opts?: RequestOptions) => request<T>('GET', path, opts),
     post: <T>(path: string, body?: unknown, opts?: RequestOptions) =>
       request<T>('POST', path, { ...opts, body }),

@@ -5,7 +5,7 @@ import {
   type Conversation,
   type MessagePart,
 } from '@atelier/schemas';
-import { apiUrl, tokens } from '@/lib/api';
+import { api, apiUrl, tokens } from '@/lib/api';
 import { useAppStore } from '@/stores/app-store';
 import { useChatStore } from './chat-store';
 import { activeConversation } from './selectors';
@@ -24,11 +24,7 @@ import {
 import { createStreamClient } from './stream-client';
 import { flowStep, simpleStep, type StreamSink } from './stream-events';
 
-export const chatStream = createStreamClient({
-  baseUrl: apiUrl,
-  tokens,
-  onAuthLost: () => window.location.assign(`/login?redirect=${encodeURIComponent('/chat')}`),
-});
+export const chatStream = createStreamClient({ baseUrl: apiUrl, tokens, refresh: api.refresh });
 
 const store = () => useChatStore.getState();
 const authenticated = () => useAppStore.getState().user !== null && tokens.access() !== null;

@@ -1,5 +1,4 @@
 import { STREAM_DONE } from '@atelier/schemas';
-import { TOKEN_REFRESH_FAIL, TOKEN_REFRESHED } from '@/lib/api-client';
 import { readSse } from '@/lib/sse';
 import type { TokenStore } from '@/lib/tokens';
 import { isAbort, NULL_BODY, responseError, SESSION_LOST, StreamError } from './errors';
@@ -7,9 +6,12 @@ import { isAbort, NULL_BODY, responseError, SESSION_LOST, StreamError } from './
 export interface StreamClientOptions {
   baseUrl: string;
   tokens: TokenStore;
-  /** The session is gone (no refresh token, or the refresh failed). */
-  onAuthLost(): void;
-  events?: EventTarget;
+  /**
+   * The API client's shared refresh (it stores the tokens, broadcasts, and ends the session when it
+   * fails). Sharing it matters: refresh tokens rotate, and two refreshes with one token would be
+   * taken for a replay and close the session.
+   */
+  refresh(): Promise<void>;
   fetch?: typeof fetch;
 }
 
@@ -23,47 +25,12 @@ async function bodyOf(res: Response): Promise<unknown> {
 
 /**
  * POSTs that answer server-sent events, with the API client's session rules: the bearer token; a
- * 401 refreshes the tokens once (concurrent 401s share it; skipped when another request already
- * refreshed) and the request is repeated once; a failed refresh clears the session. Refusals and a
- * missing body come as StreamError, network failures as thrown (see thrownError); a user abort ends
- * the stream quietly.
+ * 401 refreshes the tokens once (shared with every other request; skipped when another request
+ * already refreshed) and the request is repeated once. Refusals and a missing body come as
+ * StreamError, network failures as thrown (see thrownError); a user abort ends the stream quietly.
  */
 export function createStreamClient(options: StreamClientOptions) {
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
-  const events = options.events ?? window;
-  let refreshing: Promise<void> | null = null;
-
-  function lose(event: string | null): never {
-    options.tokens.clear();
-    if (event) events.dispatchEvent(new Event(event));
-    options.onAuthLost();
-    throw new StreamError(SESSION_LOST);
-  }
-
-  async function refreshOnce(): Promise<void> {
-    const refreshToken = options.tokens.refresh();
-    if (!refreshToken) lose(null);
-    let res: Response;
-    try {
-      res = await doFetch(`${options.baseUrl}/token/refresh`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ refresh_token: refreshToken }),
-      });
-    } catch {
-      return lose(TOKEN_REFRESH_FAIL);
-    }
-    if (!res.ok) lose(TOKEN_REFRESH_FAIL);
-    options.tokens.set((await res.json()) as { access_token: string; refresh_token: string });
-    events.dispatchEvent(new Event(TOKEN_REFRESHED));
-  }
-
-  function refresh(): Promise<void> {
-    refreshing ??= refreshOnce().finally(() => {
-      refreshing = null;
-    });
-    return refreshing;
-  }
 
   async function open(path: string, body: unknown, signal: AbortSignal, retried = false): Promise<Response> {
     const access = options.tokens.access();
@@ -82,7 +49,11 @@ export function createStreamClient(options: StreamClientOptions) {
     if (res.status === 401 && !retried) {
       await res.body?.cancel().catch(() => undefined);
       // Another request may have refreshed meanwhile: then its new token is enough.
-      if (options.tokens.access() === access) await refresh();
+      if (options.tokens.access() === access) {
+        await options.refresh().catch(() => {
+          throw new StreamError(SESSION_LOST);
+        });
+      }
       return open(path, body, signal, true);
     }
     if (!res.ok) throw new StreamError(responseError(res.status, res.statusText, await bodyOf(res)));
