@@ -24,7 +24,7 @@ describe('health and docs', () => {
     expect(res.status).toBe(200);
     const paths = Object.keys(res.body.paths);
     for (const route of t.app.routeCatalog.filter((r) => !r.url.startsWith('/docs'))) {
-      const openapiPath = route.url.replace(/:([a-z_]+)/g, '{$1}');
+      const openapiPath = route.url.replace(/:([a-zA-Z_]+)/g, '{$1}');
       expect(paths, route.url).toContain(openapiPath);
       expect(
         res.body.paths[openapiPath][route.method.toLowerCase()],
