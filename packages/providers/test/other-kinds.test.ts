@@ -133,6 +133,19 @@ describe('Mistral, Ollama, rerank', () => {
     });
   });
 
+  it('OpenAI and Mistral chat and embed through their OpenAI-shaped APIs', async () => {
+    for (const kind of ['openai', 'mistral'] as const) {
+      const adapters = createAdapters({ kind, baseUrl: `${fake.url}/v1`, apiKey: 'test-key' });
+      expect((await adapters.chat!.complete({ model: 'm', messages: [user(`hello ${kind}`)] })).text).toBe(
+        `Echo: hello ${kind}`,
+      );
+      expect((await adapters.embeddings!.embed('e', ['x'])).vectors).toHaveLength(1);
+      expect(fake.requests.at(-1)!.headers.authorization).toBe('Bearer test-key');
+    }
+    // Mistral offers no image or speech models here; the adapters say so by their absence.
+    expect(createAdapters({ kind: 'mistral', apiKey: 'k' }).images).toBeUndefined();
+  });
+
   it('Ollama lists its local models from /api/tags and chats over /v1', async () => {
     const ollama = createAdapters({ kind: 'ollama', baseUrl: `${fake.url}/v1` });
     expect((await ollama.listModels()).map((m) => m.name)).toContain('llama3.2:latest');
