@@ -29,7 +29,7 @@ const envSchema = z.object({
   PROVIDER_TIMEOUT_MS: int(60_000),
   /** Streams send a heartbeat this often while they are open. */
   HEARTBEAT_MS: int(15_000),
-  WEB_ORIGIN: z.string().default('http://localhost:3000'),
+  WEB_ORIGIN: z.string().default('http://localhost:3000,http://127.0.0.1:3000'),
   WEB_URL: optionalString,
   ACCESS_TOKEN_TTL_SECONDS: int(900),
   REFRESH_TOKEN_TTL_DAYS: int(30),

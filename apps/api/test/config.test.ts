@@ -34,7 +34,7 @@ describe('configuration', () => {
       databaseUrl: undefined,
       redisUrl: undefined,
       accessTokenTtlSeconds: 900,
-      webOrigins: ['http://localhost:3000'],
+      webOrigins: ['http://localhost:3000', 'http://127.0.0.1:3000'],
       trustProxy: false,
     });
   });
