@@ -290,17 +290,23 @@ describe('simple chat streaming', () => {
 
   it('a client that leaves aborts the provider call and the call is still logged', async () => {
     const conv = await conversation(await bot({ model: await model('gpt-4o-mini') }));
-    fake.setTokenDelay(60);
+    // Slow enough (20 words at 150 ms) that the client leaves long before the answer could end,
+    // even on a loaded machine.
+    fake.setTokenDelay(150);
     await new Promise((r) => setTimeout(r, 200));
     const abortedBefore = fake.aborted();
     const controller = new AbortController();
     let texts = 0;
-    await send(conv, 'one two three four five six seven eight nine ten eleven twelve', {
-      signal: controller.signal,
-      onEvent: (data) => {
-        if (data.includes('"type":"text"') && ++texts === 3) controller.abort();
+    await send(
+      conv,
+      'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen',
+      {
+        signal: controller.signal,
+        onEvent: (data) => {
+          if (data.includes('"type":"text"') && ++texts === 2) controller.abort();
+        },
       },
-    });
+    );
     fake.setTokenDelay(0);
     let logs = await logsOf(conv);
     for (let i = 0; i < 40 && logs.length === 0; i++) {

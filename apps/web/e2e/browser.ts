@@ -47,3 +47,25 @@ export async function login(page: Page, webUrl: string, email: string, password:
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
 }
+
+/** Creates a workspace through the selector's "Create new" dialog; answers its id once selected. */
+export async function createWorkspaceInUi(page: Page, name: string): Promise<string | null> {
+  await page.getByTestId('workspace-selector').click();
+  await page.getByRole('menuitem', { name: 'Create new' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await page.waitForFunction(
+    (n) => document.querySelector('[data-testid=workspace-selector]')?.textContent?.includes(n),
+    name,
+  );
+  return page.evaluate(
+    () =>
+      (
+        JSON.parse(localStorage.getItem('atelier-store') ?? '{}') as {
+          state?: { selectedWorkspaceId?: string };
+        }
+      ).state?.selectedWorkspaceId ?? null,
+  );
+}

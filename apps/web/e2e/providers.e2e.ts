@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launch, login, newPage, shot } from './browser';
+import { launch, login, newPage, shot, createWorkspaceInUi } from './browser';
 
 const webUrl = inject('webUrl');
 const apiUrl = inject('apiUrl');
@@ -15,7 +15,6 @@ let errors: string[];
 /** The workspace this file created, deleted at the end so other files find the admin as they left them. */
 let createdWorkspaceId: string | null = null;
 
-const selector = () => page.getByTestId('workspace-selector');
 const card = () => page.getByTestId('provider-card').filter({ hasText: PROVIDER });
 const table = () => page.getByTestId('models-table');
 const row = (modelName: string) =>
@@ -38,24 +37,7 @@ async function loginWithWorkspace() {
     );
     return;
   }
-  await selector().click();
-  await page.getByRole('menuitem', { name: 'Create new' }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByLabel('Name').fill(WORKSPACE);
-  await dialog.getByRole('button', { name: 'Create' }).click();
-  await dialog.waitFor({ state: 'detached' });
-  await page.waitForFunction(
-    (n) => document.querySelector('[data-testid=workspace-selector]')?.textContent?.includes(n),
-    WORKSPACE,
-  );
-  createdWorkspaceId = await page.evaluate(
-    () =>
-      (
-        JSON.parse(localStorage.getItem('atelier-store') ?? '{}') as {
-          state?: { selectedWorkspaceId?: string };
-        }
-      ).state?.selectedWorkspaceId ?? null,
-  );
+  createdWorkspaceId = await createWorkspaceInUi(page, WORKSPACE);
 }
 
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launch, login, newPage, shot } from './browser';
+import { launch, login, newPage, shot, createWorkspaceInUi } from './browser';
 
 const webUrl = inject('webUrl');
 const apiUrl = inject('apiUrl');
@@ -20,7 +20,6 @@ let chatbotId = '';
 let memberId: string | null = null;
 const memberEmail = `studio-member-${Date.now()}@e2e.test`;
 
-const selector = () => page.getByTestId('workspace-selector');
 const card = (name: string) =>
   page.getByTestId('chatbot-card').filter({ has: page.getByRole('heading', { name, exact: true }) });
 async function cardMenu(name: string, item: string) {
@@ -57,24 +56,7 @@ describe.skipIf(inject('noBrowser'))('the studio in a browser', () => {
   it('prepares its own workspace with a chat model', async () => {
     expect(fakeProviderUrl).toMatch(/^https?:\/\//);
     await login(page, webUrl, admin.email, admin.password);
-    await selector().click();
-    await page.getByRole('menuitem', { name: 'Create new' }).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByLabel('Name').fill(WORKSPACE);
-    await dialog.getByRole('button', { name: 'Create' }).click();
-    await dialog.waitFor({ state: 'detached' });
-    await page.waitForFunction(
-      (n) => document.querySelector('[data-testid=workspace-selector]')?.textContent?.includes(n),
-      WORKSPACE,
-    );
-    workspaceId = await page.evaluate(
-      () =>
-        (
-          JSON.parse(localStorage.getItem('atelier-store') ?? '{}') as {
-            state?: { selectedWorkspaceId?: string };
-          }
-        ).state?.selectedWorkspaceId ?? null,
-    );
+    workspaceId = await createWorkspaceInUi(page, WORKSPACE);
     expect(workspaceId).toMatch(/^[0-9a-f-]{36}$/);
     const { provider_id } = await call<{ provider_id: string }>('POST', '/providers', {
       workspace_id: workspaceId,
