@@ -307,7 +307,8 @@ describe('simple chat streaming', () => {
         },
       },
     );
-    fake.setTokenDelay(0);
+    // The delay stays until the server has logged: speeding the fake up now would let the answer
+    // finish before the server notices the client left.
     let logs = await logsOf(conv);
     for (let i = 0; i < 40 && logs.length === 0; i++) {
       await new Promise((r) => setTimeout(r, 50));
@@ -322,6 +323,7 @@ describe('simple chat streaming', () => {
     for (let i = 0; i < 40 && fake.aborted() <= abortedBefore; i++)
       await new Promise((r) => setTimeout(r, 50));
     expect(fake.aborted()).toBeGreaterThan(abortedBefore);
+    fake.setTokenDelay(0);
     const stored = await app.db.select().from(messages).where(eq(messages.conversationId, conv));
     expect(stored.find((m) => m.role === 'assistant')?.error).toBe(true);
   });
