@@ -81,4 +81,24 @@ describe('credits', () => {
     const resets = await t.app.db.select().from(creditLedger).where(eq(creditLedger.organizationId, org.id));
     expect(resets.filter((r) => r.kind === 'monthly_reset')).toHaveLength(1);
   });
+
+  it('a charge in a new month renews first, once, even when charges race', async () => {
+    const org = await createOrg(t.app);
+    const credits = t.app.services.credits;
+    await credits.charge(org.id, { amount: 900, description: 'x' });
+    await t.app.db
+      .update(creditPlans)
+      .set({ periodStart: new Date(Date.UTC(2020, 0, 1)) })
+      .where(eq(creditPlans.organizationId, org.id));
+    await Promise.all(
+      Array.from({ length: 5 }, () => credits.charge(org.id, { amount: 10, description: 'y' })),
+    );
+    expect((await credits.getPlan(org.id)).remaining_monthly_credits).toBe(950);
+    const ledger = await t.app.db
+      .select()
+      .from(creditLedger)
+      .where(eq(creditLedger.organizationId, org.id))
+      .orderBy(creditLedger.createdAt);
+    expect(ledger.map((r) => r.kind)).toEqual(['usage', 'monthly_reset', ...Array(5).fill('usage')]);
+  });
 });

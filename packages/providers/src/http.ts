@@ -12,7 +12,7 @@ export interface HttpOptions {
   model?: string;
 }
 
-function providerMessage(body: unknown): string {
+export function providerMessage(body: unknown): string {
   const b = body as { error?: { message?: unknown } | string; message?: unknown; detail?: unknown } | null;
   if (typeof b?.error === 'string') return b.error;
   const candidates = [b?.error?.message, b?.message, b?.detail];

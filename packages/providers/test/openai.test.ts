@@ -141,6 +141,32 @@ describe('errors, retries, timeouts and cancellation', () => {
     expect(fake.requests.length - start).toBe(3);
   });
 
+  it('the streamed path maps the same failures and retries before the first byte', async () => {
+    const streaming = async (model: string, overrides: Partial<ProviderConfig> = {}) => {
+      const chat = createAdapters({ ...config, ...overrides }).chat!;
+      return collect(chat.stream({ model, messages: [user('x')] })).then(
+        () => null,
+        (error: unknown) => error as ProviderError,
+      );
+    };
+    expect(await streaming('gpt-4o-mini', { apiKey: 'wrong' })).toMatchObject({ code: 'bad_credentials' });
+    const missing = await streaming('missing-model');
+    expect(missing).toMatchObject({ code: 'model_not_found' });
+    expect(missing?.detail).toContain('The provider said:');
+    expect(await streaming('fail-500', { maxRetries: 0 })).toMatchObject({ code: 'provider_error' });
+    const start = fake.requests.length;
+    const events = await collect(
+      createAdapters(config).chat!.stream({ model: 'flaky-429-stream', messages: [user('again please')] }),
+    );
+    expect(fake.requests.length - start).toBe(2);
+    expect(events.at(-1)).toMatchObject({ type: 'done', result: { text: 'Echo: again please' } });
+    expect(await streaming('gpt-4o-mini', { baseUrl: 'http://127.0.0.1:1/v1', maxRetries: 0 })).toMatchObject(
+      {
+        code: 'provider_unreachable',
+      },
+    );
+  });
+
   it('a provider that never answers ends in a timeout', async () => {
     const error = await failing('stall', { timeoutMs: 300, maxRetries: 0 });
     expect(error).toBeInstanceOf(ProviderError);

@@ -117,6 +117,14 @@ describe('Azure OpenAI', () => {
     const sent = fake.requests.at(-1)!;
     expect(sent.path).toMatch(/^\/openai\/deployments\/my-gpt4o\/chat\/completions\?api-version=2024-10-21$/);
     expect(sent.headers['api-key']).toBe('test-key');
+    let streamed = '';
+    for await (const event of azure.chat!.stream({ model: 'my-gpt4o', messages: [user('stream azure')] }))
+      if (event.type === 'text') streamed += event.text;
+    expect(streamed).toBe('Echo: stream azure');
+    expect(fake.requests.at(-1)!.path).toBe(
+      '/openai/deployments/my-gpt4o/chat/completions?api-version=2024-10-21',
+    );
+    expect(fake.requests.at(-1)!.headers['api-key']).toBe('test-key');
     const { vectors } = await azure.embeddings!.embed('my-embeddings', ['a', 'b']);
     expect(vectors).toHaveLength(2);
   });

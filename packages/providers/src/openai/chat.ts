@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { cancelledError, timeoutError } from '../errors';
+import { cancelledError, ProviderError } from '../errors';
+import { postSse } from '../http-stream';
 import { usageOrCount } from '../tokens';
 import type {
   ChatEvent,
@@ -11,7 +12,7 @@ import type {
   ProviderConfig,
   ToolCall,
 } from '../types';
-import { call, DEFAULT_TIMEOUT_MS, mapOpenAIError } from './client';
+import { call, chatCompletionsTarget, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './client';
 
 function toMessages(request: ChatRequest): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = request.system
@@ -71,6 +72,27 @@ function parseArguments(raw: string): Record<string, unknown> {
   }
 }
 
+/** One `chat.completion.chunk` of a stream, as far as we read it. */
+interface CompletionChunk {
+  choices?: {
+    finish_reason?: string | null;
+    delta?: {
+      content?: string | null;
+      tool_calls?: { index: number; id?: string; function?: { name?: string; arguments?: string } }[];
+    };
+  }[];
+  usage?: { prompt_tokens: number; completion_tokens: number } | null;
+  error?: { message?: string };
+}
+
+function parseChunk(data: string): CompletionChunk {
+  try {
+    return JSON.parse(data) as CompletionChunk;
+  } catch {
+    throw new ProviderError('provider_error', 'The provider sent a stream chunk that is not JSON.');
+  }
+}
+
 function params(request: ChatRequest) {
   const tools = toTools(request);
   return {
@@ -108,57 +130,49 @@ export function openaiChat(client: OpenAI, config: ProviderConfig): ChatModel {
     },
 
     async *stream(request, options): AsyncGenerator<ChatEvent> {
-      const stream = await call(request.model, config, () =>
-        client.chat.completions.create(
-          { ...params(request), stream: true, stream_options: { include_usage: true } },
-          { signal: options?.signal },
-        ),
-      );
+      const target = chatCompletionsTarget(config, request.model);
+      const events = postSse(target.url, {
+        headers: target.headers,
+        body: { ...params(request), stream: true, stream_options: { include_usage: true } },
+        timeoutMs: idleMs,
+        retries: config.maxRetries ?? DEFAULT_RETRIES,
+        signal: options?.signal,
+        model: request.model,
+      });
       let text = '';
       let finishReason = 'stop';
       let reported: { inputTokens: number; outputTokens: number } | null = null;
       const calls = new Map<number, { id: string; name: string; args: string }>();
-      const iterator = stream[Symbol.asyncIterator]();
-      try {
-        for (;;) {
-          // A silence longer than the timeout between two chunks ends the stream: no hung answers.
-          let timer: NodeJS.Timeout | undefined;
-          const next = await Promise.race([
-            iterator.next(),
-            new Promise<never>((_, reject) => {
-              timer = setTimeout(() => reject(timeoutError(idleMs)), idleMs);
-            }),
-          ]).finally(() => clearTimeout(timer));
-          if (next.done) break;
-          const chunk = next.value;
-          if (chunk.usage)
-            reported = {
-              inputTokens: chunk.usage.prompt_tokens,
-              outputTokens: chunk.usage.completion_tokens,
-            };
-          const choice = chunk.choices[0];
-          if (!choice) continue;
-          if (choice.finish_reason) finishReason = choice.finish_reason;
-          const delta = choice.delta;
-          if (delta?.content) {
-            text += delta.content;
-            yield { type: 'text', text: delta.content };
-          }
-          for (const tc of delta?.tool_calls ?? []) {
-            const entry = calls.get(tc.index) ?? { id: '', name: '', args: '' };
-            if (tc.id) entry.id = tc.id;
-            if (tc.function?.name) entry.name += tc.function.name;
-            if (tc.function?.arguments) entry.args += tc.function.arguments;
-            calls.set(tc.index, entry);
-          }
+      for await (const event of events) {
+        if (event.data === '[DONE]') break;
+        const chunk = parseChunk(event.data);
+        if (chunk.error)
+          throw new ProviderError(
+            'provider_error',
+            `The provider failed mid-answer: ${chunk.error.message ?? 'unknown error'}`,
+          );
+        if (chunk.usage)
+          reported = {
+            inputTokens: chunk.usage.prompt_tokens,
+            outputTokens: chunk.usage.completion_tokens,
+          };
+        const choice = chunk.choices?.[0];
+        if (!choice) continue;
+        if (choice.finish_reason) finishReason = choice.finish_reason;
+        const delta = choice.delta;
+        if (delta?.content) {
+          text += delta.content;
+          yield { type: 'text', text: delta.content };
         }
-      } catch (error) {
-        stream.controller.abort();
-        throw options?.signal?.aborted
-          ? cancelledError()
-          : mapOpenAIError(error, request.model, config.timeoutMs);
+        for (const tc of delta?.tool_calls ?? []) {
+          const entry = calls.get(tc.index) ?? { id: '', name: '', args: '' };
+          if (tc.id) entry.id = tc.id;
+          if (tc.function?.name) entry.name += tc.function.name;
+          if (tc.function?.arguments) entry.args += tc.function.arguments;
+          calls.set(tc.index, entry);
+        }
       }
-      // The SDK ends an aborted stream quietly; a cancelled answer must not pass for a complete one.
+      // A cancelled answer must not pass for a complete one.
       if (options?.signal?.aborted) throw cancelledError();
       const toolCalls = [...calls.values()].map((c) => ({
         id: c.id,

@@ -9,6 +9,7 @@ export const DEFAULT_BASE_URLS = {
 } as const;
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
+const AZURE_API_VERSION = '2024-10-21';
 export const DEFAULT_RETRIES = 2;
 
 /** The openai SDK for OpenAI, Azure OpenAI and every OpenAI-compatible server (Mistral, Ollama, vLLM…). */
@@ -24,7 +25,7 @@ export function openaiClient(config: ProviderConfig): OpenAI {
       ...common,
       apiKey: config.apiKey ?? '',
       endpoint: config.baseUrl,
-      apiVersion: config.settings?.api_version || '2024-10-21',
+      apiVersion: config.settings?.api_version || AZURE_API_VERSION,
     });
   }
   const fallback = DEFAULT_BASE_URLS[config.kind as keyof typeof DEFAULT_BASE_URLS];
@@ -32,6 +33,31 @@ export function openaiClient(config: ProviderConfig): OpenAI {
   if (!baseURL) throw new ProviderError('bad_request', 'This provider needs a base URL.');
   // Local servers (Ollama, vLLM, LM Studio) often take no key; the SDK insists on one.
   return new OpenAI({ ...common, apiKey: config.apiKey || 'not-needed', baseURL });
+}
+
+/**
+ * Where a chat completion goes and how it authenticates, as the SDK would send it: used by the
+ * streamed path, which runs on node:http for speed (see ../http-stream.ts).
+ */
+export function chatCompletionsTarget(
+  config: ProviderConfig,
+  model: string,
+): { url: string; headers: Record<string, string> } {
+  if (config.kind === 'azure_openai') {
+    if (!config.baseUrl)
+      throw new ProviderError('bad_request', 'Azure OpenAI needs the endpoint of your resource as base URL.');
+    const version = config.settings?.api_version || AZURE_API_VERSION;
+    return {
+      url: `${config.baseUrl.replace(/\/+$/, '')}/openai/deployments/${encodeURIComponent(model)}/chat/completions?api-version=${encodeURIComponent(version)}`,
+      headers: { 'api-key': config.apiKey ?? '' },
+    };
+  }
+  const baseURL = config.baseUrl || DEFAULT_BASE_URLS[config.kind as keyof typeof DEFAULT_BASE_URLS];
+  if (!baseURL) throw new ProviderError('bad_request', 'This provider needs a base URL.');
+  return {
+    url: `${baseURL.replace(/\/+$/, '')}/chat/completions`,
+    headers: { authorization: `Bearer ${config.apiKey || 'not-needed'}` },
+  };
 }
 
 /** The SDK's errors, in our words. */

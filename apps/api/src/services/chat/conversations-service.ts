@@ -1,6 +1,6 @@
-import { chatbots, conversations, messages, type Db, type StoredPart } from '@atelier/db';
+import { chatbots, conversations, messages, queryRows, type Db, type StoredPart } from '@atelier/db';
 import type { Conversation } from '@atelier/schemas';
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import { hasChatbotAccess } from '../chatbots/chat-access';
 import type { ChatbotRow } from '../chatbots/chatbot-view';
@@ -130,25 +130,39 @@ export function createConversationsService(deps: { db: Db }) {
     },
 
     /** Stores a turn and moves the conversation to the top, titling it from its first message. */
+    /**
+     * Stores a message and touches its conversation (preview, order, title from the first message)
+     * in one statement. `alongside` is one more write that belongs with it (the inference log), so an
+     * answer costs a single round trip.
+     */
     async record(
       conversation: ConversationRow,
       role: 'user' | 'assistant',
       content: StoredPart[],
       error = false,
-    ) {
-      const [saved] = await db
+      alongside?: SQLWrapper,
+    ): Promise<string> {
+      const text = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' ');
+      const insert = db
         .insert(messages)
         .values({ conversationId: conversation.id, role, content, error })
         .returning({ id: messages.id });
-      const text = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' ');
-      await db
+      const touch = db
         .update(conversations)
         .set({
           updatedAt: new Date(),
           lastMessagePreview: preview(text),
-          ...(role === 'user' && !conversation.title ? { title: titleFrom(text) } : {}),
+          ...(role === 'user'
+            ? {
+                title: sql`case when ${conversations.title} = '' then ${titleFrom(text)} else ${conversations.title} end`,
+              }
+            : {}),
         })
         .where(eq(conversations.id, conversation.id));
+      const [saved] = await queryRows<{ id: string }>(
+        db,
+        sql`with saved as (${insert.getSQL()}), touched as (${touch.getSQL()})${alongside ? sql`, alongside as (${alongside.getSQL()})` : sql``} select id from saved`,
+      );
       return saved!.id;
     },
   };

@@ -10,7 +10,6 @@ import {
 import { alias } from 'drizzle-orm/pg-core';
 import {
   countUsage,
-  createAdapters,
   creditsFor,
   ProviderError,
   type ChatMessage,
@@ -22,7 +21,7 @@ import type { SimpleMessageBody, SimpleStreamEvent } from '@atelier/schemas';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import type { ChatbotRow } from '../chatbots/chatbot-view';
-import type { CreditsService } from '../credits/credits-service';
+import { creditsLeftSql, insufficientCredits, type CreditsService } from '../credits/credits-service';
 import { AppError } from '../errors';
 import { pricingOf } from '../providers/models-service';
 import type { ProvidersService } from '../providers/providers-service';
@@ -71,6 +70,7 @@ export function createSimpleChat(deps: SimpleChatDeps) {
       provider: providers,
       fallbackModel: fallbackModels,
       fallbackProvider: fallbackProviders,
+      creditsLeft: creditsLeftSql(conversations.organizationId),
     })
     .from(conversations)
     .leftJoin(
@@ -126,9 +126,7 @@ export function createSimpleChat(deps: SimpleChatDeps) {
       conversationId: string,
       body: SimpleMessageBody,
     ): Promise<PreparedChat> {
-      // Independent reads go out together: one round trip fewer before the first token.
-      const credit = deps.credits.ensureAvailable(principal.organizationId);
-      credit.catch(() => undefined); // awaited below
+      // One round trip loads the conversation, its chatbot, both models and the credits left.
       const row = await load(principal, conversationId);
       const { conversation } = row;
       const bot: ChatbotRow = await assertChattable(db, principal, row.bot);
@@ -156,7 +154,7 @@ export function createSimpleChat(deps: SimpleChatDeps) {
       if (!last || last.role !== 'user' || (typeof last.content === 'string' && !last.content.trim())) {
         throw new AppError(422, 'message_required', 'Please enter a message or upload an image');
       }
-      await credit;
+      if (!(Number(row.creditsLeft) > 0)) throw insufficientCredits();
       return { principal, conversation, bot, primary, fallback, messages, last };
     },
 
@@ -194,7 +192,7 @@ export function createSimpleChat(deps: SimpleChatDeps) {
       let failure: ProviderError | null = null;
       const attempt = async (t: Target) => {
         used = t;
-        const chat = createAdapters(deps.providers.configFor(t.provider)).chat;
+        const chat = deps.providers.adaptersFor(t.provider).chat;
         if (!chat) throw new ProviderError('unsupported', 'This provider cannot chat.');
         for await (const event of chat.stream({ ...request, model: t.model.modelName }, { signal })) {
           if (event.type === 'text') {
@@ -239,8 +237,6 @@ export function createSimpleChat(deps: SimpleChatDeps) {
       const answer: StoredPart[] = [
         { type: 'text', text: failure && !text ? `Error: ${errorMessage}` : text },
       ];
-      await deps.conversations.record(conversation, 'assistant', answer, Boolean(failure));
-
       // Usage: the provider's figures, or counted from what was produced (a call cut short still cost).
       const finalUsage = usage ?? (await countUsage(null, request, text));
       const credits = creditsFor(pricingOf(used.model), finalUsage);
@@ -249,7 +245,7 @@ export function createSimpleChat(deps: SimpleChatDeps) {
         ...messages.map((m) => `${m.role}: ${textOf(m.content as string)}`),
       ].join('\n');
       const keep = bot.storeConversations;
-      await db.insert(inferenceLogs).values({
+      const log = db.insert(inferenceLogs).values({
         organizationId: principal.organizationId,
         workspaceId: bot.workspaceId,
         chatbotId: bot.id,
@@ -276,6 +272,9 @@ export function createSimpleChat(deps: SimpleChatDeps) {
         status: failure ? 'error' : 'success',
         credits,
       });
+      // The answer, its conversation's order and the log row: one statement, after the question's.
+      await savingUser;
+      await deps.conversations.record(conversation, 'assistant', answer, Boolean(failure), log);
       if (credits > 0) {
         await deps.credits.charge(principal.organizationId, {
           amount: credits,

@@ -1,6 +1,6 @@
 import { creditLedger, creditPlans, queryRows, type Db } from '@atelier/db';
 import type { CreditPlan } from '@atelier/schemas';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, sql, type SQLWrapper } from 'drizzle-orm';
 import { AppError } from '../errors';
 
 const monthStart = sql`date_trunc('month', now())`;
@@ -11,6 +11,22 @@ export interface ChargeInput {
   userId?: string | null;
   metadata?: Record<string, unknown>;
 }
+
+export const insufficientCredits = () =>
+  new AppError(
+    402,
+    'insufficient_credits',
+    'Your organization has no credits left. Ask an administrator to add credits or wait for the monthly renewal.',
+  );
+
+/**
+ * What an organization can still spend, as one SQL expression (a new month counts as renewed): lets a
+ * hot path check credits inside a query it already makes.
+ */
+export const creditsLeftSql = (organizationId: SQLWrapper) =>
+  sql<string>`(select case when cp.period_start < ${monthStart} then cp.monthly_credits
+                      else cp.remaining_monthly_credits end + cp.extra_credits
+               from credit_plans cp where cp.organization_id = ${organizationId})`;
 
 /**
  * An organization's credits: a monthly allowance that resets on the first of each month, plus
@@ -70,13 +86,7 @@ export function createCreditsService(deps: { db: Db }) {
     /** Refuses a paid call before it starts when nothing is left (402). */
     async ensureAvailable(organizationId: string): Promise<void> {
       const row = await plan(organizationId);
-      if (row.remainingMonthlyCredits + row.extraCredits <= 0) {
-        throw new AppError(
-          402,
-          'insufficient_credits',
-          'Your organization has no credits left. Ask an administrator to add credits or wait for the monthly renewal.',
-        );
-      }
+      if (row.remainingMonthlyCredits + row.extraCredits <= 0) throw insufficientCredits();
     },
 
     /**
@@ -85,9 +95,9 @@ export function createCreditsService(deps: { db: Db }) {
      */
     async charge(organizationId: string, input: ChargeInput): Promise<CreditPlan> {
       if (!(input.amount >= 0)) throw new RangeError('charge amount must be a non-negative number');
-      await resetIfDue(organizationId);
       // One statement: the row is locked only while it runs, so concurrent answers never queue on a
-      // held transaction. Monthly credits go first, then extra; the ledger row is written with it.
+      // held transaction. A new month renews the allowance first (with its ledger row); then monthly
+      // credits go first, then extra, and the usage ledger row is written with it.
       const amount = input.amount;
       const rows = await queryRows<{
         plan_type: string;
@@ -97,15 +107,24 @@ export function createCreditsService(deps: { db: Db }) {
       }>(
         db,
         sql`with old as (
-              select organization_id, remaining_monthly_credits as m, extra_credits as e
+              select organization_id, monthly_credits, period_start < ${monthStart} as due,
+                     case when period_start < ${monthStart} then monthly_credits
+                          else remaining_monthly_credits end as m,
+                     extra_credits as e
               from credit_plans where organization_id = ${organizationId} for update
             ), upd as (
               update credit_plans p
-              set remaining_monthly_credits = p.remaining_monthly_credits - least(old.m, ${amount}::numeric),
+              set remaining_monthly_credits = old.m - least(old.m, ${amount}::numeric),
                   extra_credits = p.extra_credits - least(old.e, greatest(${amount}::numeric - old.m, 0)),
+                  period_start = case when old.due then ${monthStart} else p.period_start end,
                   updated_at = now()
               from old where p.organization_id = old.organization_id
               returning p.plan_type, p.monthly_credits, p.remaining_monthly_credits, p.extra_credits
+            ), renewal as (
+              insert into credit_ledger (organization_id, kind, monthly_delta, extra_delta, description, created_at)
+              select organization_id, 'monthly_reset', monthly_credits, 0, 'Monthly credits renewed',
+                     now() - interval '1 millisecond'
+              from old where due
             ), ledger as (
               insert into credit_ledger (organization_id, user_id, kind, monthly_delta, extra_delta, description, metadata)
               select old.organization_id, ${input.userId ?? null}, 'usage', -least(old.m, ${amount}::numeric),

@@ -1,11 +1,5 @@
 import type { models, providers } from '@atelier/db';
-import {
-  createAdapters,
-  creditsFor,
-  withFallback,
-  type Consumption,
-  type ProviderAdapters,
-} from '@atelier/providers';
+import { creditsFor, withFallback, type Consumption, type ProviderAdapters } from '@atelier/providers';
 import type { InvokeModelAnswer, InvokeModelBody, ModelType } from '@atelier/schemas';
 import type { Principal } from '../auth/principal';
 import type { CreditsService } from '../credits/credits-service';
@@ -200,7 +194,7 @@ export function createInvokeService(deps: {
       const started = performance.now();
       const attempt = (target: Target) => () =>
         run(
-          createAdapters(deps.providers.configFor(target.provider)),
+          deps.providers.adaptersFor(target.provider),
           target.model.modelType as ModelType,
           target.model.modelName,
           body,

@@ -5,6 +5,7 @@ import {
   PROVIDER_KINDS,
   ProviderError,
   suggestModelType,
+  type ProviderAdapters,
   type ProviderConfig,
 } from '@atelier/providers';
 import type { CreateProviderBody, Provider, ProviderKind } from '@atelier/schemas';
@@ -16,6 +17,7 @@ import { keyHint, type SecretBox } from './secret-box';
 import { assertProviderUrl } from './url-guard';
 
 type ProviderRow = typeof providers.$inferSelect;
+const ADAPTER_CACHE_SIZE = 256;
 
 export interface ProvidersDeps {
   db: Db;
@@ -74,6 +76,20 @@ export function createProvidersService(deps: ProvidersDeps) {
     };
   }
 
+  // Building an SDK client and decrypting its key costs more than a whole token relay: keep the
+  // adapters of recently used providers. A saved provider gets a new updated_at, hence a new entry.
+  const adapterCache = new Map<string, ProviderAdapters>();
+  function adaptersFor(row: ProviderRow): ProviderAdapters {
+    const key = `${row.id}:${row.updatedAt.getTime()}`;
+    let adapters = adapterCache.get(key);
+    if (!adapters) {
+      adapters = createAdapters(configFor(row));
+      if (adapterCache.size >= ADAPTER_CACHE_SIZE) adapterCache.delete(adapterCache.keys().next().value!);
+      adapterCache.set(key, adapters);
+    }
+    return adapters;
+  }
+
   function checkKind(
     kind: ProviderKind,
     fields: { baseUrl: string | null; apiKey: boolean; settings: Record<string, string> },
@@ -98,6 +114,7 @@ export function createProvidersService(deps: ProvidersDeps) {
   return {
     find,
     configFor,
+    adaptersFor,
     assertCanEdit,
 
     async list(principal: Principal, workspaceId: string): Promise<Provider[]> {
