@@ -1,31 +1,38 @@
+// The first whole journey, in one browser session per person: an admin adds a provider, imports a
+// model, builds and publishes a simple chatbot and grants a user access, all in the UI; that user
+// then chats with it, and a user without access does not see it.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launch, login, newPage, shot } from './browser';
+import { createWorkspaceInUi, launch, login, newPage, shot } from './browser';
 
 const webUrl = inject('webUrl');
 const apiUrl = inject('apiUrl');
 const admin = inject('admin');
 const fakeProviderUrl = (inject('fakeProviderUrl') ?? '').replace(/\/+$/, '');
 const USER_PASSWORD = 'Chat-User-Pass-1';
-const userEmail = `chatter-${Date.now()}@e2e.test`;
+const stamp = Date.now();
+const userEmail = `chatter-${stamp}@e2e.test`;
+const outsiderEmail = `outsider-${stamp}@e2e.test`;
+const BOT = 'Helper';
 const QUESTION = 'hello streaming world';
 const ANSWER = `Echo: ${QUESTION}`;
 
 let browser: Browser;
 let adminPage: Page;
-let adminToken = '';
 let workspaceId: string | null = null;
+const userIds: string[] = [];
 /** The chatting user's page, shared by the tests in order. */
 let page: Page;
 let context: BrowserContext;
 let errors: string[];
 
-/** The API as the admin, straight from the test (no UI): setting the stage. */
+/** The API as the admin, straight from the test: only for setting the stage (people) and cleaning up. */
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const token = await adminPage.evaluate(() => localStorage.getItem('access_token'));
   const res = await fetch(`${apiUrl}${path}`, {
     method,
     headers: {
-      authorization: `Bearer ${adminToken}`,
+      authorization: `Bearer ${token}`,
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     body: body === undefined ? null : JSON.stringify(body),
@@ -35,17 +42,6 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-async function publishedSimpleBot(name: string, modelId: string): Promise<string> {
-  const { id } = await call<{ id: string }>('POST', '/chatbots', {
-    workspace_id: workspaceId,
-    name,
-    type: 'simple',
-  });
-  await call('PUT', `/chatbots/${id}/simple/config`, { instruction: 'Be helpful', model_id: modelId });
-  await call('POST', `/chatbots/${id}/publish`);
-  return id;
-}
-
 const lastAssistant = () => page.getByTestId('assistant-message').last();
 
 beforeAll(async () => {
@@ -53,48 +49,94 @@ beforeAll(async () => {
   browser = await launch();
   ({ page: adminPage } = await newPage(browser));
   await login(adminPage, webUrl, admin.email, admin.password);
-  adminToken = (await adminPage.evaluate(() => localStorage.getItem('access_token'))) ?? '';
-
-  ({ workspace_id: workspaceId } = await call<{ workspace_id: string }>('POST', '/workspaces', {
-    name: 'Chat lab',
-  }));
-  const { provider_id } = await call<{ provider_id: string }>('POST', '/providers', {
-    workspace_id: workspaceId,
-    name: 'Fake',
-    kind: 'openai_compatible',
-    base_url: `${fakeProviderUrl}/v1`,
-    api_key: 'test-key',
-  });
-  const { model_id } = await call<{ model_id: string }>('POST', '/models', {
-    workspace_id: workspaceId,
-    provider_id,
-    model_name: 'gpt-4o-mini',
-    model_type: 'llm',
-  });
-  const helperId = await publishedSimpleBot('Helper', model_id);
-  const { user_id } = await call<{ user_id: string }>('POST', '/users', {
-    email: userEmail,
-    user_role_id: 'user',
-    password: USER_PASSWORD,
-  });
-  await call('POST', `/chatbots/${helperId}/users/${user_id}/grant`);
-  await publishedSimpleBot('Secret', model_id); // published, never granted
+  for (const email of [userEmail, outsiderEmail]) {
+    const { user_id } = await call<{ user_id: string }>('POST', '/users', {
+      email,
+      user_role_id: 'user',
+      password: USER_PASSWORD,
+    });
+    userIds.push(user_id);
+  }
 });
 
 afterAll(async () => {
-  if (workspaceId && adminToken) await call('DELETE', `/workspaces/${workspaceId}`).catch(() => undefined);
+  if (adminPage && workspaceId) await call('DELETE', `/workspaces/${workspaceId}`).catch(() => undefined);
+  for (const id of userIds) await call('DELETE', `/users/${id}`).catch(() => undefined);
   await browser?.close();
 });
 
-describe.skipIf(inject('noBrowser'))('the internal chat in a browser', () => {
+describe.skipIf(inject('noBrowser'))('the admin builds a chatbot in the UI', () => {
+  it('adds a provider and imports a chat model', async () => {
+    expect(fakeProviderUrl).toMatch(/^https?:\/\//);
+    workspaceId = await createWorkspaceInUi(adminPage, 'Chat lab');
+    expect(workspaceId).toMatch(/^[0-9a-f-]{36}$/);
+    await adminPage.goto(`${webUrl}/providers`);
+    await adminPage.getByText('No providers yet').waitFor();
+    await adminPage.getByRole('button', { name: 'Add provider', exact: true }).click();
+    const dialog = adminPage.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'OpenAI-compatible', exact: true }).click();
+    await dialog.getByLabel('Name', { exact: true }).fill('Fake AI');
+    await dialog.getByLabel('Base URL', { exact: true }).fill(`${fakeProviderUrl}/v1`);
+    await dialog.getByLabel('API key', { exact: true }).fill('test-key');
+    await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+    await adminPage.getByText('Provider added.').waitFor();
+
+    await adminPage
+      .getByTestId('provider-card')
+      .filter({ hasText: 'Fake AI' })
+      .getByRole('button', { name: 'Import models' })
+      .click();
+    await dialog.getByRole('checkbox', { name: 'gpt-4o-mini', exact: true }).click();
+    await dialog.getByRole('combobox', { name: 'Model type' }).click();
+    await adminPage.getByRole('option', { name: 'LLM', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+    await adminPage.getByText('Models imported: 1').waitFor();
+  });
+
+  it('creates, configures, saves and publishes a simple chatbot', async () => {
+    await adminPage.goto(`${webUrl}/studio`);
+    await adminPage.getByText('No chatbots yet').waitFor();
+    await adminPage.getByRole('button', { name: 'Create', exact: true }).click();
+    const dialog = adminPage.getByRole('dialog');
+    await dialog.getByLabel('Name', { exact: true }).fill(BOT);
+    await dialog.getByRole('radio', { name: /^Simple/ }).check();
+    await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+    await adminPage.waitForURL(/\/studio\/simple\/[0-9a-f-]{36}$/);
+    await adminPage.getByLabel('Instruction', { exact: true }).fill('You are a friendly assistant.');
+    await adminPage.getByRole('combobox', { name: 'Model', exact: true }).click();
+    await adminPage.getByRole('option', { name: /gpt-4o-mini/ }).click();
+    await adminPage.getByRole('button', { name: 'Save & Publish' }).click();
+    await adminPage.getByText('Saved and published.').waitFor();
+    await adminPage.getByText('Published', { exact: true }).waitFor();
+  });
+
+  it('grants one user access in the access dialog', async () => {
+    await adminPage.getByRole('link', { name: 'Back to the studio' }).click();
+    const card = adminPage.getByTestId('chatbot-card').filter({ hasText: BOT });
+    await card.getByRole('button', { name: `More actions for ${BOT}` }).click();
+    await adminPage.getByRole('menuitem', { name: 'Manage access' }).click();
+    const dialog = adminPage.getByRole('dialog');
+    const member = dialog.getByRole('checkbox', { name: new RegExp(userEmail) });
+    expect(await member.getAttribute('aria-checked')).toBe('false');
+    await member.click();
+    await adminPage.getByText('Access granted.').waitFor();
+    expect(await member.getAttribute('aria-checked')).toBe('true');
+    expect(
+      await dialog.getByRole('checkbox', { name: new RegExp(outsiderEmail) }).getAttribute('aria-checked'),
+    ).toBe('false');
+    await adminPage.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+});
+
+describe.skipIf(inject('noBrowser'))('then the user chats with it', () => {
   it('a user chats with the assistant granted to them, sees the answer stream in, and finds it again', async () => {
     ({ page, context, errors } = await newPage(browser));
     await login(page, webUrl, userEmail, USER_PASSWORD);
     await page.goto(`${webUrl}/chat`);
 
     const assistants = page.getByTestId('assistant-list');
-    await assistants.getByText('Helper', { exact: true }).waitFor();
-    expect(await assistants.getByText('Secret', { exact: true }).count()).toBe(0);
+    await assistants.getByText(BOT, { exact: true }).waitFor();
     expect(await page.getByRole('link', { name: 'Back to the app' }).isVisible()).toBe(true);
     await page.getByText('No conversation selected').waitFor();
 
@@ -209,5 +251,17 @@ describe.skipIf(inject('noBrowser'))('the internal chat in a browser', () => {
     await page.getByText('No conversation selected').waitFor();
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it('a user without access does not see the chatbot', async () => {
+    const outsider = await newPage(browser);
+    await login(outsider.page, webUrl, outsiderEmail, USER_PASSWORD);
+    await outsider.page.goto(`${webUrl}/chat`);
+    // Shown only once the list has loaded, and empty.
+    await outsider.page.getByText('No assistants available').waitFor();
+    expect(await outsider.page.getByText(BOT, { exact: true }).count()).toBe(0);
+    await shot(outsider.page, 'chat-no-access');
+    expect(outsider.errors).toEqual([]);
+    await outsider.context.close();
   });
 });

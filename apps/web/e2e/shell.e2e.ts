@@ -183,9 +183,8 @@ describe.skipIf(inject('noBrowser'))('the web app shell in a browser', () => {
     // A user who opens /admin lands on /forbidden.
     await user.goto(`${webUrl}/admin`);
     await user.waitForURL(`${webUrl}/forbidden`);
-    expect(
-      await user.getByText("Access Forbidden: You don't have permission to access this page.").isVisible(),
-    ).toBe(true);
+    // The page is its own chunk: wait for it to render rather than look once.
+    await user.getByText("Access Forbidden: You don't have permission to access this page.").waitFor();
     await shot(user, 'forbidden');
     await user.getByRole('link', { name: 'Go to Home' }).click();
     await user.waitForURL(`${webUrl}/`);
