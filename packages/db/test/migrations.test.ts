@@ -19,6 +19,8 @@ const TABLES = [
   'conversations',
   'messages',
   'inference_logs',
+  'runs',
+  'node_executions',
   'refresh_tokens',
   'user_workspace_roles',
   'users',

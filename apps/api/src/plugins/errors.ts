@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import fp from 'fastify-plugin';
 import { ProviderError } from '@atelier/providers';
+import { RuntimeError } from '@atelier/runtime';
 import { AppError } from '../services/errors';
 
 function send(reply: FastifyReply, status: number, code: string, detail: string) {
@@ -31,6 +32,9 @@ export default fp(
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof AppError) {
         reply.headers(error.headers);
+        return send(reply, error.status, error.code, error.detail);
+      }
+      if (error instanceof RuntimeError) {
         return send(reply, error.status, error.code, error.detail);
       }
       if (error instanceof ProviderError) {

@@ -1,4 +1,5 @@
 import type { Db } from '@atelier/db';
+import { createModelAccess, createSecretBox } from '@atelier/runtime';
 import { createAccountService } from './auth/account-service';
 import { createSessionService, type AccessClaims } from './auth/session-service';
 import { createChatbotsService } from './chatbots/chatbots-service';
@@ -10,7 +11,6 @@ import type { Mailer } from './mail/mailer';
 import { createInvokeService } from './providers/invoke-service';
 import { createModelsService } from './providers/models-service';
 import { createProvidersService } from './providers/providers-service';
-import { createSecretBox } from './providers/secret-box';
 import { createUsersService } from './users/users-service';
 import { createWorkspacesService } from './workspaces/workspaces-service';
 
@@ -33,16 +33,19 @@ export function createServices(deps: ServiceDeps) {
   const accounts = createAccountService({ ...deps, sessions });
   const workspaces = createWorkspacesService({ db: deps.db });
   const credits = createCreditsService({ db: deps.db });
+  const box = createSecretBox(deps.encryptionKey);
+  const modelAccess = createModelAccess({ db: deps.db, box, timeoutMs: deps.providerTimeoutMs });
   const providers = createProvidersService({
     db: deps.db,
     workspaces,
-    box: createSecretBox(deps.encryptionKey),
+    box,
+    modelAccess,
     urlPolicy: deps.providerUrlPolicy,
-    timeoutMs: deps.providerTimeoutMs,
   });
   const models = createModelsService({ db: deps.db, workspaces, providers });
   const conversations = createConversationsService({ db: deps.db });
   return {
+    modelAccess,
     sessions,
     accounts,
     users: createUsersService({ db: deps.db, accounts }),

@@ -9,3 +9,4 @@ export * from './providers';
 export * from './chatbots';
 export * from './conversations';
 export * from './inference-logs';
+export * from './runs';

@@ -1,6 +1,7 @@
 import { models, providers, type Db } from '@atelier/db';
 import type { CreateModelBody, Model, ModelPricing, ModelType, ModelWithProvider } from '@atelier/schemas';
 import { and, asc, eq, inArray } from 'drizzle-orm';
+import { pricingOf } from '@atelier/runtime';
 import type { Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
 import type { WorkspacesService } from '../workspaces/workspaces-service';
@@ -9,15 +10,7 @@ import { toProvider, type ProvidersService } from './providers-service';
 type ModelRow = typeof models.$inferSelect;
 type ProviderRow = typeof providers.$inferSelect;
 
-export function pricingOf(row: ModelRow): ModelPricing {
-  return {
-    input_per_1k: row.inputPer1k,
-    output_per_1k: row.outputPer1k,
-    per_call: row.perCall,
-    per_image: row.perImage,
-    per_second: row.perSecond,
-  };
-}
+export { pricingOf };
 
 function pricingColumns(pricing: Partial<ModelPricing> | undefined) {
   if (!pricing) return {};

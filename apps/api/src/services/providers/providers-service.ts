@@ -1,30 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { providers, type Db } from '@atelier/db';
-import {
-  createAdapters,
-  PROVIDER_KINDS,
-  ProviderError,
-  suggestModelType,
-  type ProviderAdapters,
-  type ProviderConfig,
-} from '@atelier/providers';
+import { createAdapters, PROVIDER_KINDS, ProviderError, suggestModelType } from '@atelier/providers';
 import type { CreateProviderBody, Provider, ProviderKind } from '@atelier/schemas';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import { AppError, forbidden, notFound } from '../errors';
 import type { WorkspacesService } from '../workspaces/workspaces-service';
-import { keyHint, type SecretBox } from './secret-box';
-import { assertProviderUrl } from './url-guard';
+import { assertSafeUrl, keyHint, type ModelAccess, type SecretBox } from '@atelier/runtime';
 
 type ProviderRow = typeof providers.$inferSelect;
-const ADAPTER_CACHE_SIZE = 256;
 
 export interface ProvidersDeps {
   db: Db;
   workspaces: WorkspacesService;
   box: SecretBox;
+  modelAccess: ModelAccess;
   urlPolicy: 'any' | 'public-only';
-  timeoutMs: number;
 }
 
 export function toProvider(row: ProviderRow): Provider {
@@ -66,29 +57,7 @@ export function createProvidersService(deps: ProvidersDeps) {
     return row;
   }
 
-  function configFor(row: ProviderRow): ProviderConfig {
-    return {
-      kind: row.kind as ProviderKind,
-      baseUrl: row.baseUrl,
-      apiKey: row.apiKeyEncrypted ? deps.box.open(row.apiKeyEncrypted, row.id) : null,
-      settings: row.settings,
-      timeoutMs: deps.timeoutMs,
-    };
-  }
-
-  // Building an SDK client and decrypting its key costs more than a whole token relay: keep the
-  // adapters of recently used providers. A saved provider gets a new updated_at, hence a new entry.
-  const adapterCache = new Map<string, ProviderAdapters>();
-  function adaptersFor(row: ProviderRow): ProviderAdapters {
-    const key = `${row.id}:${row.updatedAt.getTime()}`;
-    let adapters = adapterCache.get(key);
-    if (!adapters) {
-      adapters = createAdapters(configFor(row));
-      if (adapterCache.size >= ADAPTER_CACHE_SIZE) adapterCache.delete(adapterCache.keys().next().value!);
-      adapterCache.set(key, adapters);
-    }
-    return adapters;
-  }
+  const { configFor, adaptersFor } = deps.modelAccess;
 
   function checkKind(
     kind: ProviderKind,
@@ -133,7 +102,7 @@ export function createProvidersService(deps: ProvidersDeps) {
       await assertCanEdit(principal, body.workspace_id);
       const settings = { ...defaultSettings(body.kind), ...body.settings };
       checkKind(body.kind, { baseUrl: body.base_url ?? null, apiKey: Boolean(body.api_key), settings });
-      if (body.base_url) await assertProviderUrl(body.base_url, deps.urlPolicy);
+      if (body.base_url) await assertSafeUrl(body.base_url, deps.urlPolicy);
       const id = randomUUID();
       await db.insert(providers).values({
         id,
@@ -162,7 +131,7 @@ export function createProvidersService(deps: ProvidersDeps) {
         apiKey: Boolean(body.api_key ?? row.apiKeyEncrypted),
         settings,
       });
-      if (body.base_url) await assertProviderUrl(body.base_url, deps.urlPolicy);
+      if (body.base_url) await assertSafeUrl(body.base_url, deps.urlPolicy);
       await db
         .update(providers)
         .set({
@@ -188,7 +157,7 @@ export function createProvidersService(deps: ProvidersDeps) {
       const row = await find(principal, id);
       const started = performance.now();
       try {
-        if (row.baseUrl) await assertProviderUrl(row.baseUrl, deps.urlPolicy);
+        if (row.baseUrl) await assertSafeUrl(row.baseUrl, deps.urlPolicy);
         const models = await createAdapters(configFor(row)).listModels();
         const latency = Math.round(performance.now() - started);
         const detail =
@@ -207,7 +176,7 @@ export function createProvidersService(deps: ProvidersDeps) {
 
     async remoteModels(principal: Principal, id: string) {
       const row = await find(principal, id);
-      if (row.baseUrl) await assertProviderUrl(row.baseUrl, deps.urlPolicy);
+      if (row.baseUrl) await assertSafeUrl(row.baseUrl, deps.urlPolicy);
       const models = await createAdapters(configFor(row)).listModels();
       return models
         .map((m) => ({ name: m.name, suggested_type: suggestModelType(m.name) }))

@@ -1,0 +1,71 @@
+import { doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { chatbots, type FlowConfiguration } from './chatbots';
+import { conversations } from './conversations';
+import { organizations } from './organizations';
+import { users } from './users';
+
+export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/**
+ * One execution of a chatflow or workflow. It keeps the configuration it ran (a draft or a saved
+ * version), so a run can be inspected after the chatbot changed or was deleted.
+ */
+export const runs = pgTable(
+  'runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id').notNull(),
+    chatbotId: uuid('chatbot_id').references(() => chatbots.id, { onDelete: 'set null' }),
+    chatbotType: text('chatbot_type', { enum: ['chatflow', 'workflow'] }).notNull(),
+    /** Set when the run answers a chat message. */
+    conversationId: uuid('conversation_id').references(() => conversations.id, { onDelete: 'set null' }),
+    /** 'test' from the editor, 'chat' from the chat interface. */
+    trigger: text('trigger', { enum: ['test', 'chat'] }).notNull(),
+    status: text('status', { enum: RUN_STATUSES }).notNull().default('queued'),
+    /** The saved version that ran; null for a draft. */
+    configVersion: integer('config_version'),
+    configuration: jsonb('configuration').$type<FlowConfiguration>().notNull(),
+    inputs: jsonb('inputs').$type<Record<string, unknown>>().notNull().default({}),
+    outputs: jsonb('outputs').$type<Record<string, unknown>>(),
+    finalOutput: text('final_output'),
+    error: text('error'),
+    startedBy: uuid('started_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Incremented each time a runner takes the run; a second take means a runner died. */
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** Touched by the runner while it works: a running run without a recent beat is dead. */
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('runs_chatbot_created_idx').on(t.chatbotId, t.createdAt),
+    index('runs_status_heartbeat_idx').on(t.status, t.heartbeatAt),
+  ],
+);
+
+/** What one node did in a run (spec: node ID, status, error message, duration, parameters, outputs). */
+export const nodeExecutions = pgTable(
+  'node_executions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    nodeId: text('node_id').notNull(),
+    nodeType: text('node_type').notNull(),
+    /** For nodes inside an iteration: which item. */
+    iterationIndex: integer('iteration_index'),
+    status: text('status', { enum: ['succeeded', 'failed', 'skipped'] }).notNull(),
+    error: text('error'),
+    durationSeconds: doublePrecision('duration_seconds').notNull().default(0),
+    parameters: jsonb('parameters').$type<Record<string, unknown>>().notNull().default({}),
+    outputs: jsonb('outputs').$type<Record<string, unknown>>().notNull().default({}),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('node_executions_run_idx').on(t.runId, t.startedAt)],
+);

@@ -1,0 +1,109 @@
+import type { FlowStreamEvent } from '@atelier/schemas';
+import { Redis } from 'ioredis';
+import { EVENT_RETENTION_MS, isTerminal, type EventLog, type LoggedEvent } from './event-log';
+
+const key = (runId: string) => `atelier:run:${runId}:events`;
+const channel = (runId: string) => `atelier:run:${runId}:notify`;
+/** A reader looks again at least this often, so a lost notification only delays, never hangs. */
+const SAFETY_POLL_MS = 2_000;
+const LIVE_TTL_SECONDS = 7 * 24 * 3600;
+const MAX_EVENTS = 100_000;
+
+/**
+ * Run events in a Redis Stream per run (ids are the stream's, e.g. `1700000000000-3`), so a runner in
+ * one process and readers in others share them. An append also publishes a nudge; readers sleep on one
+ * shared subscriber connection and read with XRANGE from their last id: no blocking connection per
+ * client, no gap, no duplicate.
+ */
+export function createRedisEventLog(url: string): EventLog {
+  const writer = new Redis(url, { maxRetriesPerRequest: 3 });
+  const subscriber = new Redis(url, { maxRetriesPerRequest: null });
+  const listeners = new Map<string, Set<() => void>>();
+  subscriber.on('message', (ch: string) => {
+    for (const wake of listeners.get(ch) ?? []) wake();
+  });
+  writer.on('error', () => undefined);
+  subscriber.on('error', () => undefined);
+
+  async function listen(runId: string, wake: () => void) {
+    const ch = channel(runId);
+    let set = listeners.get(ch);
+    if (!set) {
+      set = new Set();
+      listeners.set(ch, set);
+      await subscriber.subscribe(ch);
+    }
+    set.add(wake);
+  }
+  async function unlisten(runId: string, wake: () => void) {
+    const ch = channel(runId);
+    const set = listeners.get(ch);
+    if (!set) return;
+    set.delete(wake);
+    if (set.size === 0) {
+      listeners.delete(ch);
+      await subscriber.unsubscribe(ch).catch(() => undefined);
+    }
+  }
+
+  return {
+    async append(runId, event: FlowStreamEvent) {
+      const ttl = isTerminal(event) ? Math.ceil(EVENT_RETENTION_MS / 1000) : LIVE_TTL_SECONDS;
+      const results = await writer
+        .multi()
+        .xadd(key(runId), 'MAXLEN', '~', MAX_EVENTS, '*', 'e', JSON.stringify(event))
+        .expire(key(runId), ttl)
+        .publish(channel(runId), '1')
+        .exec();
+      const [error, id] = results?.[0] ?? [new Error('no reply from Redis')];
+      if (error) throw error;
+      return id as string;
+    },
+
+    async *read(runId, afterId, signal) {
+      let last = afterId && /^\d+-\d+$/.test(afterId) ? afterId : null;
+      let nudged = false;
+      const wake = { fn: () => undefined as void };
+      const onNudge = () => {
+        nudged = true;
+        wake.fn();
+      };
+      await listen(runId, onNudge);
+      try {
+        while (!signal.aborted) {
+          nudged = false;
+          const entries = (await writer.xrange(key(runId), last ? `(${last}` : '-', '+', 'COUNT', 500)) as [
+            string,
+            string[],
+          ][];
+          for (const [id, fields] of entries) {
+            last = id;
+            const event = JSON.parse(fields[1] ?? 'null') as FlowStreamEvent;
+            yield { id, event } satisfies LoggedEvent;
+            if (isTerminal(event)) return;
+          }
+          if (entries.length === 500 || nudged) continue;
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(done, SAFETY_POLL_MS);
+            function done() {
+              clearTimeout(timer);
+              signal.removeEventListener('abort', done);
+              wake.fn = () => undefined;
+              resolve();
+            }
+            wake.fn = done;
+            signal.addEventListener('abort', done, { once: true });
+          });
+        }
+      } finally {
+        await unlisten(runId, onNudge);
+      }
+    },
+
+    async close() {
+      for (const set of listeners.values()) for (const wake of set) wake();
+      listeners.clear();
+      await Promise.allSettled([writer.quit(), subscriber.quit()]);
+    },
+  };
+}

@@ -1,0 +1,13 @@
+export * from './errors';
+export * from './security/secret-box';
+export * from './security/url-guard';
+export * from './security/guarded-http';
+export * from './credits/charge';
+export * from './models/model-access';
+export * from './events/event-log';
+export { createMemoryEventLog } from './events/memory-event-log';
+export { createRedisEventLog } from './events/redis-event-log';
+export * from './runs/cancel-bus';
+export * from './queue/run-queue';
+export { createInProcessQueue } from './queue/in-process-queue';
+export { createBullmqQueue, startRunWorker } from './queue/bullmq-queue';

@@ -1,0 +1,83 @@
+import { models, providers, type Db } from '@atelier/db';
+import { createAdapters, type ProviderAdapters, type ProviderConfig } from '@atelier/providers';
+import type { ModelPricing, ProviderKind } from '@atelier/schemas';
+import { and, eq } from 'drizzle-orm';
+import { RuntimeError } from '../errors';
+import type { SecretBox } from '../security/secret-box';
+
+export type ModelRow = typeof models.$inferSelect;
+export type ProviderRow = typeof providers.$inferSelect;
+export interface ModelTarget {
+  model: ModelRow;
+  provider: ProviderRow;
+}
+
+const ADAPTER_CACHE_SIZE = 256;
+
+export function pricingOf(row: ModelRow): ModelPricing {
+  return {
+    input_per_1k: row.inputPer1k,
+    output_per_1k: row.outputPer1k,
+    per_call: row.perCall,
+    per_image: row.perImage,
+    per_second: row.perSecond,
+  };
+}
+
+/**
+ * Reaching a workspace's models: the provider's config with its key decrypted, and its adapters.
+ * Building an SDK client and decrypting its key costs more than a whole token relay, so the adapters
+ * of recently used providers are kept; a saved provider gets a new updated_at, hence a new entry.
+ */
+export function createModelAccess(deps: { db: Db; box: SecretBox; timeoutMs: number }) {
+  const cache = new Map<string, ProviderAdapters>();
+
+  function configFor(row: ProviderRow): ProviderConfig {
+    return {
+      kind: row.kind as ProviderKind,
+      baseUrl: row.baseUrl,
+      apiKey: row.apiKeyEncrypted ? deps.box.open(row.apiKeyEncrypted, row.id) : null,
+      settings: row.settings,
+      timeoutMs: deps.timeoutMs,
+    };
+  }
+
+  function adaptersFor(row: ProviderRow): ProviderAdapters {
+    const key = `${row.id}:${row.updatedAt.getTime()}`;
+    let adapters = cache.get(key);
+    if (!adapters) {
+      adapters = createAdapters(configFor(row));
+      if (cache.size >= ADAPTER_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(key, adapters);
+    }
+    return adapters;
+  }
+
+  /** A model of the workspace, with its provider; another workspace's or organization's id is not found. */
+  async function target(organizationId: string, workspaceId: string, modelId: string): Promise<ModelTarget> {
+    const [row] = await deps.db
+      .select({ model: models, provider: providers })
+      .from(models)
+      .innerJoin(providers, eq(providers.id, models.providerId))
+      .where(
+        and(
+          eq(models.id, modelId),
+          eq(models.organizationId, organizationId),
+          eq(models.workspaceId, workspaceId),
+        ),
+      )
+      .limit(1);
+    if (!row) {
+      throw new RuntimeError(
+        404,
+        'model_not_found',
+        `The model ${modelId} does not exist in this workspace; choose another model.`,
+      );
+    }
+    return row;
+  }
+
+  return { configFor, adaptersFor, target };
+}
+
+export type ModelAccess = ReturnType<typeof createModelAccess>;

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { uuid } from './common';
+
+/** A chatflow or workflow run: queued, then running, then one of the three ends. */
+export const runStatuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+export const runStatus = z.enum(runStatuses);
+export type RunStatus = z.infer<typeof runStatus>;
+export const FINISHED_RUN_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled'];
+
+/** The structured events of a run (spec section 4, "Chat"), each sent as one SSE `data:` with an `id:`. */
+export const flowStreamEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('run_started'), run_id: z.string(), conversation_id: z.string().nullable() }),
+  z.object({
+    type: z.literal('node_started'),
+    node_id: z.string(),
+    node_type: z.string(),
+    label: z.string(),
+    iteration_index: z.number().int().nullable(),
+  }),
+  z.object({
+    type: z.literal('node_completed'),
+    node_id: z.string(),
+    node_type: z.string(),
+    duration_seconds: z.number(),
+    outputs: z.record(z.string(), z.unknown()),
+    iteration_index: z.number().int().nullable(),
+  }),
+  z.object({
+    type: z.literal('node_error'),
+    node_id: z.string(),
+    node_type: z.string(),
+    error: z.string(),
+    duration_seconds: z.number(),
+    iteration_index: z.number().int().nullable(),
+  }),
+  z.object({ type: z.literal('node_skipped'), node_id: z.string(), node_type: z.string() }),
+  /** Streamed model output, passed through while the run goes on. */
+  z.object({ type: z.literal('text'), node_id: z.string(), text: z.string() }),
+  z.object({
+    type: z.literal('execution_completed'),
+    run_id: z.string(),
+    outputs: z.record(z.string(), z.unknown()),
+    /** The spec's final output text, which replaces the assistant message. */
+    final_output: z.string(),
+  }),
+  z.object({
+    type: z.literal('execution_error'),
+    run_id: z.string(),
+    error: z.union([z.string(), z.object({ message: z.string() })]),
+    status: runStatus,
+  }),
+  z.object({ type: z.literal('heartbeat') }),
+]);
+export type FlowStreamEvent = z.infer<typeof flowStreamEvent>;
+export type FlowStreamEventType = FlowStreamEvent['type'];
+/** The events after which a run's stream ends. */
+export const TERMINAL_EVENTS: readonly FlowStreamEventType[] = ['execution_completed', 'execution_error'];
+
+export const runNodeExecution = z.object({
+  node_id: z.string(),
+  node_type: z.string(),
+  iteration_index: z.number().int().nullable(),
+  status: z.enum(['succeeded', 'failed', 'skipped']),
+  error: z.string().nullable(),
+  duration_seconds: z.number(),
+  parameters: z.record(z.string(), z.unknown()),
+  outputs: z.record(z.string(), z.unknown()),
+  started_at: z.string(),
+});
+export type RunNodeExecution = z.infer<typeof runNodeExecution>;
+
+export const run = z.object({
+  id: z.string(),
+  chatbot_id: z.string().nullable(),
+  chatbot_type: z.enum(['chatflow', 'workflow']),
+  conversation_id: z.string().nullable(),
+  trigger: z.enum(['test', 'chat']),
+  status: runStatus,
+  config_version: z.number().int().nullable(),
+  inputs: z.record(z.string(), z.unknown()),
+  outputs: z.record(z.string(), z.unknown()).nullable(),
+  final_output: z.string().nullable(),
+  error: z.string().nullable(),
+  started_by: z.string().nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+});
+export type Run = z.infer<typeof run>;
+export const runDetail = run.extend({ node_executions: z.array(runNodeExecution) });
+export type RunDetail = z.infer<typeof runDetail>;
+export const runsAnswer = z.object({ runs: z.array(run) });
+
+const inputValues = z.record(z.string(), z.unknown());
+
+/** A test run from the editor: the saved configuration, or the draft on the canvas. */
+export const startRunBody = z
+  .object({
+    inputs: inputValues.default({}),
+    configuration: z
+      .object({ nodes: z.array(z.unknown()).max(2000), edges: z.array(z.unknown()).max(10_000) })
+      .optional(),
+  })
+  .strict();
+export type StartRunBody = z.infer<typeof startRunBody>;
+export const startRunAnswer = z.object({ run_id: z.string(), status: runStatus });
+
+/** Spec: the chatflow and workflow message endpoints take `input_data` (the additional inputs plus query). */
+export const flowMessageBody = z.object({ input_data: inputValues }).strict();
+export type FlowMessageBody = z.infer<typeof flowMessageBody>;
+
+export const runIdParams = z.object({ id: uuid }).strict();
+export const runsQuery = z
+  .object({ limit: z.coerce.number().int().min(1).max(200).default(50), status: runStatus.optional() })
+  .strict();
+
+/** The queue's one job: run this run. Validated when taken off the queue. */
+export const runJob = z.object({ runId: uuid });
+export type RunJob = z.infer<typeof runJob>;
