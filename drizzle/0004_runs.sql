@@ -32,7 +32,8 @@ CREATE TABLE "runs" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"started_at" timestamp with time zone,
 	"finished_at" timestamp with time zone,
-	"heartbeat_at" timestamp with time zone
+	"heartbeat_at" timestamp with time zone,
+	"cancel_requested_at" timestamp with time zone
 );
 --> statement-breakpoint
 ALTER TABLE "node_executions" ADD CONSTRAINT "node_executions_run_id_runs_id_fk" FOREIGN KEY ("run_id") REFERENCES "public"."runs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

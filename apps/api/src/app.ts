@@ -1,5 +1,6 @@
 import cors from '@fastify/cors';
 import type { Database } from '@atelier/db';
+import { createRuntime, type Runtime } from '@atelier/runtime';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppConfig } from './env';
@@ -11,12 +12,13 @@ import rateLimitsPlugin from './plugins/rate-limits';
 import redisPlugin from './plugins/redis';
 import analyticsRoutes from './routes/analytics';
 import authRoutes from './routes/auth';
-import chatRoutes from './routes/chat';
+import chatRoutes, { flowChatRoutes } from './routes/chat';
 import chatbotsRoutes from './routes/chatbots';
 import creditsRoutes from './routes/credits';
 import healthRoutes from './routes/health';
 import modelsRoutes from './routes/models';
 import providersRoutes from './routes/providers';
+import runsRoutes from './routes/runs';
 import usersRoutes from './routes/users';
 import workspacesRoutes from './routes/workspaces';
 import { createServices, type Services } from './services';
@@ -26,6 +28,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
     config: AppConfig;
+    runtime: Runtime;
   }
 }
 
@@ -67,6 +70,22 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(openapiPlugin);
 
+  // Flow runs: executed here (embedded mode, or with Redis unless separate workers take them).
+  const runtime = createRuntime({
+    db: options.database.db,
+    redisUrl: config.redisUrl,
+    redisPrefix: config.queuePrefix,
+    encryptionKey: config.encryptionKey,
+    providerTimeoutMs: config.providerTimeoutMs,
+    httpPolicy: config.nodeUrlPolicy,
+    concurrency: config.runConcurrency,
+    executesRuns: !config.redisUrl || config.runWorkerInApi,
+    singleProcess: options.database.kind === 'pglite',
+    onError: (err, context) => app.log.error({ err }, `flow runtime: ${context}`),
+  });
+  app.decorate('runtime', runtime);
+  app.addHook('onClose', () => runtime.close());
+
   const mailer =
     options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger: app.log });
   app.decorate(
@@ -81,7 +100,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       onMailError: (err) => app.log.error({ err }, 'mail could not be sent'),
       encryptionKey: config.encryptionKey,
       providerUrlPolicy: config.providerUrlPolicy,
-      providerTimeoutMs: config.providerTimeoutMs,
+      runtime,
     }),
   );
 
@@ -95,5 +114,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(modelsRoutes);
   await app.register(chatbotsRoutes);
   await app.register(chatRoutes);
+  await app.register(flowChatRoutes);
+  await app.register(runsRoutes);
   return app;
 }

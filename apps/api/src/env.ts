@@ -27,6 +27,14 @@ const envSchema = z.object({
   /** `any` (default: builders may point providers at local servers such as Ollama) or `public-only`. */
   PROVIDER_URL_POLICY: z.enum(['any', 'public-only']).default('any'),
   PROVIDER_TIMEOUT_MS: int(60_000),
+  /** What flow nodes (API request, Jira, loaders) may fetch: `public-only` (default) or `any`. */
+  NODE_URL_POLICY: z.enum(['any', 'public-only']).default('public-only'),
+  /** Flow runs executed at once by one process. */
+  RUN_CONCURRENCY: int(50),
+  /** With REDIS_URL: whether the API also executes runs (set false when separate workers run). */
+  RUN_WORKER_IN_API: z.enum(['true', 'false']).default('true'),
+  /** Namespaces the run queue and event keys on a shared Redis. */
+  QUEUE_PREFIX: z.string().default('atelier'),
   /** Streams send a heartbeat this often while they are open. */
   HEARTBEAT_MS: int(15_000),
   WEB_ORIGIN: z.string().default('http://localhost:3000,http://127.0.0.1:3000'),
@@ -68,6 +76,10 @@ export interface AppConfig {
   encryptionKey: Buffer;
   providerUrlPolicy: 'any' | 'public-only';
   providerTimeoutMs: number;
+  nodeUrlPolicy: 'any' | 'public-only';
+  runConcurrency: number;
+  runWorkerInApi: boolean;
+  queuePrefix: string;
   heartbeatMs: number;
   webOrigins: string[];
   webUrl: string;
@@ -111,6 +123,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     encryptionKey: encryptionKey(e.ENCRYPTION_KEY, e.NODE_ENV, dataDir),
     providerUrlPolicy: e.PROVIDER_URL_POLICY,
     providerTimeoutMs: e.PROVIDER_TIMEOUT_MS,
+    nodeUrlPolicy: e.NODE_URL_POLICY,
+    runConcurrency: e.RUN_CONCURRENCY,
+    runWorkerInApi: e.RUN_WORKER_IN_API === 'true',
+    queuePrefix: e.QUEUE_PREFIX,
     heartbeatMs: e.HEARTBEAT_MS,
     webOrigins: origins,
     webUrl: (e.WEB_URL ?? origins[0] ?? 'http://localhost:3000').replace(/\/$/, ''),

@@ -16,6 +16,8 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
     ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
     DATABASE_URL: process.env.DATABASE_URL ?? '',
     REDIS_URL: process.env.REDIS_URL ?? '',
+    // Each test app its own queue and keys: test files run in parallel on one Redis.
+    QUEUE_PREFIX: `atelier-test-${randomBytes(4).toString('hex')}`,
     LOG_LEVEL: 'silent',
     // Tests share 127.0.0.1; the rate-limit tests set their own low limits and addresses.
     LOGIN_RATE_PER_IP_PER_MINUTE: '100000',

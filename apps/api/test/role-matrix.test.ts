@@ -63,6 +63,13 @@ const EXPECTED: Record<string, 'public' | string[]> = {
   'DELETE /delete_chatbot/:id': AC,
   'GET /chatbots/:id/config': AC,
   'PUT /chatbots/:id/simple/config': AC,
+  'PUT /chatbots/:id/chatflow/config': AC,
+  'POST /chatbots/:id/runs': AC,
+  'GET /chatbots/:id/runs': AC,
+  'GET /templates': AC,
+  'GET /runs/:id': ALL,
+  'POST /runs/:id/cancel': ALL,
+  'GET /runs/:id/events': ALL,
   'POST /chatbots/:id/users/:userId/grant': AC,
   'DELETE /chatbots/:id/users/:userId/revoke': AC,
   'GET /chatbots/:id/users': AC,
@@ -73,6 +80,8 @@ const EXPECTED: Record<string, 'public' | string[]> = {
   'PUT /chat-interface/conversations/:id': ALL,
   'DELETE /chat-interface/conversations/:id': ALL,
   'POST /chat-interface/conversations/:id/simple/message': ALL,
+  'POST /chat-interface/conversations/:id/chatflow/message': ALL,
+  'POST /chat-interface/conversations/:id/workflow/message': ALL,
 };
 
 let t: TestApp;

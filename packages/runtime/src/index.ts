@@ -11,3 +11,8 @@ export * from './runs/cancel-bus';
 export * from './queue/run-queue';
 export { createInProcessQueue } from './queue/in-process-queue';
 export { createBullmqQueue, startRunWorker } from './queue/bullmq-queue';
+export * from './conversations/record-message';
+export { createRuntime, type Runtime, type RuntimeOptions } from './runtime';
+export { createRunExecutor, RUNNER_STOPPED, RUN_HEARTBEAT_MS } from './runs/execute-run';
+export { reapDeadRuns, STALE_RUN_MS } from './runs/reaper';
+export { createEngineServices, type RunScope } from './runs/engine-services';

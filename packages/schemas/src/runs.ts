@@ -117,3 +117,26 @@ export const runsQuery = z
 /** The queue's one job: run this run. Validated when taken off the queue. */
 export const runJob = z.object({ runId: uuid });
 export type RunJob = z.infer<typeof runJob>;
+
+/** What stops a flow from running, per node (answered with 422 invalid_flow on publish and run). */
+export const flowProblem = z.object({
+  node_id: z.string().nullable(),
+  field: z.string().nullable(),
+  code: z.string(),
+  message: z.string(),
+});
+export const flowErrorBody = z.object({
+  detail: z.string(),
+  code: z.string(),
+  problems: z.array(flowProblem).optional(),
+});
+
+/** `PUT /chatbots/{id}/chatflow/config` (chatflows and workflows alike). */
+export const flowConfigBody = z
+  .object({
+    configuration: z.object({
+      nodes: z.array(z.unknown()).max(2000),
+      edges: z.array(z.unknown()).max(10_000),
+    }),
+  })
+  .strict();

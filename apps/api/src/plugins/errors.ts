@@ -32,7 +32,7 @@ export default fp(
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof AppError) {
         reply.headers(error.headers);
-        return send(reply, error.status, error.code, error.detail);
+        return reply.status(error.status).send({ ...error.extra, detail: error.detail, code: error.code });
       }
       if (error instanceof RuntimeError) {
         return send(reply, error.status, error.code, error.detail);

@@ -1,9 +1,10 @@
 import { HEARTBEAT_MS, STREAM_DONE } from '@atelier/schemas';
-import type { FastifyReply } from 'fastify';
+import type { EventLog } from '@atelier/runtime';
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 
 export interface SseStream {
-  /** Writes one event as a `data:` line and a blank line. */
-  send(data: unknown): void;
+  /** Writes one event as a `data:` line (after an `id:` line when given) and a blank line. */
+  send(data: unknown, id?: string): void;
   /** Aborted when the client leaves before the end. */
   signal: AbortSignal;
   /** Writes `data: [DONE]` and closes. */
@@ -49,7 +50,7 @@ export function openSse(reply: FastifyReply, heartbeatMs = HEARTBEAT_MS): SseStr
   });
   return {
     signal: controller.signal,
-    send: (data) => write(`data: ${JSON.stringify(data)}\n\n`),
+    send: (data, id) => write(`${id ? `id: ${id}\n` : ''}data: ${JSON.stringify(data)}\n\n`),
     end: () => {
       write(`data: ${STREAM_DONE}\n\n`);
       ended = true;
@@ -57,4 +58,24 @@ export function openSse(reply: FastifyReply, heartbeatMs = HEARTBEAT_MS): SseStr
       raw.end();
     },
   };
+}
+
+/**
+ * Streams a run's event log to the client, each event with its id, until the run ends or the client
+ * leaves (the run goes on; the client can re-attach with Last-Event-ID).
+ */
+export async function relayRunEvents(
+  reply: FastifyReply,
+  options: { events: EventLog; heartbeatMs: number; runId: string; after: string | null; log: FastifyBaseLogger },
+): Promise<void> {
+  const stream = openSse(reply, options.heartbeatMs);
+  try {
+    for await (const { id, event } of options.events.read(options.runId, options.after, stream.signal)) {
+      stream.send(event, id);
+    }
+  } catch (error) {
+    options.log.error({ err: error, runId: options.runId }, 'run events relay failed');
+  } finally {
+    stream.end();
+  }
 }

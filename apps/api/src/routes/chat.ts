@@ -1,4 +1,6 @@
 import {
+  flowErrorBody,
+  flowMessageBody,
   conversationsAnswer,
   createConversationBody,
   historyAnswer,
@@ -11,8 +13,9 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ALL_ROLES, principalOf } from '../plugins/auth';
-import { openSse } from '../plugins/sse';
+import { openSse, relayRunEvents } from '../plugins/sse';
 import { chattableChatbot } from '../services/chat/conversations-service';
+import { AppError } from '../services/errors';
 import { AUTHED, errorAnswers } from './responses';
 
 const tags = ['chat'];
@@ -171,3 +174,49 @@ const chatRoutes: FastifyPluginAsyncZod = async (app) => {
 };
 
 export default chatRoutes;
+
+/**
+ * The spec's chatflow and workflow message endpoints: the question is stored, the published flow runs
+ * (in this process or on a worker), and its structured events stream back, each with an id. A client
+ * that leaves does not stop the run; its answer is saved in the conversation when the run ends.
+ */
+export const flowChatRoutes: FastifyPluginAsyncZod = async (app) => {
+  for (const type of ['chatflow', 'workflow'] as const) {
+    app.post(
+      `/chat-interface/conversations/:id/${type}/message`,
+      {
+        config: everyone,
+        bodyLimit: MESSAGE_BODY_LIMIT,
+        schema: {
+          tags,
+          summary: `Send a message to a ${type}; its run's events stream as server-sent events`,
+          description:
+            'Body: `input_data` (the additional inputs plus `query`). Events: run_started, node_started, node_completed, node_error, node_skipped, text, then execution_completed (with final_output) or execution_error; heartbeat every 15 s; then `data: [DONE]`. Each event has an `id:`; GET /runs/{run_id}/events with Last-Event-ID re-attaches.',
+          params: idParams,
+          body: flowMessageBody,
+          response: { ...errorAnswers(401, 403, 402, 404, 409), 422: flowErrorBody },
+        },
+      },
+      async (request, reply) => {
+        const principal = principalOf(request);
+        const conversation = await app.services.conversations.own(principal, request.params.id);
+        const bot = await chattableChatbot(app.db, principal, conversation.chatbotId);
+        if (bot.type !== type) {
+          throw new AppError(
+            422,
+            'wrong_chatbot_type',
+            `Unsupported assistant type for sending message: ${bot.type}`,
+          );
+        }
+        const run = await app.services.runs.startChat(principal, conversation, bot, request.body.input_data);
+        await relayRunEvents(reply, {
+          events: app.runtime.events,
+          heartbeatMs: app.config.heartbeatMs,
+          runId: run.id,
+          after: null,
+          log: request.log,
+        });
+      },
+    );
+  }
+};

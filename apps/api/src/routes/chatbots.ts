@@ -7,6 +7,8 @@ import {
   chatbotUsersAnswer,
   createChatbotBody,
   duplicateChatbotBody,
+  flowConfigBody,
+  flowErrorBody,
   idParams,
   messageBody,
   simpleConfigBody,
@@ -105,8 +107,9 @@ const chatbotsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Publish a chatbot',
+        description: 'A chatflow or workflow is validated first; its problems are answered per node (422).',
         params: idParams,
-        response: { 200: messageBody, ...errorAnswers(...AUTHED, 404) },
+        response: { 200: messageBody, ...errorAnswers(401, 403, 404), 422: flowErrorBody },
       },
     },
     async (request) => {
@@ -177,6 +180,26 @@ const chatbotsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await service.saveSimpleConfig(principalOf(request), request.params.id, request.body);
+      return ok('Configuration saved');
+    },
+  );
+
+  app.put(
+    '/chatbots/:id/chatflow/config',
+    {
+      config: builders,
+      schema: {
+        tags,
+        summary: "Save a chatflow's or a workflow's nodes and edges (a workflow uses this path too)",
+        description:
+          'Saves a draft as it is: the graph is checked (problems per node) when it is published or run.',
+        params: idParams,
+        body: flowConfigBody,
+        response: { 200: messageBody, ...errorAnswers(...AUTHED, 404) },
+      },
+    },
+    async (request) => {
+      await service.saveFlowConfig(principalOf(request), request.params.id, request.body.configuration);
       return ok('Configuration saved');
     },
   );

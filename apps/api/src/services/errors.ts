@@ -5,6 +5,8 @@ export class AppError extends Error {
     readonly code: string,
     readonly detail: string,
     readonly headers: Record<string, string> = {},
+    /** More fields of the answer beside detail and code (e.g. a flow's problems). */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(detail);
     this.name = 'AppError';

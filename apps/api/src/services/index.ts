@@ -1,5 +1,5 @@
 import type { Db } from '@atelier/db';
-import { createModelAccess, createSecretBox } from '@atelier/runtime';
+import { createSecretBox, type Runtime } from '@atelier/runtime';
 import { createAccountService } from './auth/account-service';
 import { createSessionService, type AccessClaims } from './auth/session-service';
 import { createChatbotsService } from './chatbots/chatbots-service';
@@ -11,6 +11,7 @@ import type { Mailer } from './mail/mailer';
 import { createInvokeService } from './providers/invoke-service';
 import { createModelsService } from './providers/models-service';
 import { createProvidersService } from './providers/providers-service';
+import { createRunsService } from './runs/runs-service';
 import { createUsersService } from './users/users-service';
 import { createWorkspacesService } from './workspaces/workspaces-service';
 
@@ -24,7 +25,7 @@ export interface ServiceDeps {
   onMailError(error: unknown): void;
   encryptionKey: Buffer;
   providerUrlPolicy: 'any' | 'public-only';
-  providerTimeoutMs: number;
+  runtime: Runtime;
 }
 
 /** Wires the services together; they know nothing of HTTP. */
@@ -34,7 +35,7 @@ export function createServices(deps: ServiceDeps) {
   const workspaces = createWorkspacesService({ db: deps.db });
   const credits = createCreditsService({ db: deps.db });
   const box = createSecretBox(deps.encryptionKey);
-  const modelAccess = createModelAccess({ db: deps.db, box, timeoutMs: deps.providerTimeoutMs });
+  const modelAccess = deps.runtime.models;
   const providers = createProvidersService({
     db: deps.db,
     workspaces,
@@ -44,6 +45,7 @@ export function createServices(deps: ServiceDeps) {
   });
   const models = createModelsService({ db: deps.db, workspaces, providers });
   const conversations = createConversationsService({ db: deps.db });
+  const chatbots = createChatbotsService({ db: deps.db, workspaces, providers });
   return {
     modelAccess,
     sessions,
@@ -54,7 +56,8 @@ export function createServices(deps: ServiceDeps) {
     providers,
     models,
     invoke: createInvokeService({ models, providers, credits }),
-    chatbots: createChatbotsService({ db: deps.db, workspaces, providers }),
+    chatbots,
+    runs: createRunsService({ db: deps.db, runtime: deps.runtime, chatbots, workspaces, credits }),
     conversations,
     simpleChat: createSimpleChat({ db: deps.db, conversations, providers, credits, knowledge: noKnowledge }),
   };

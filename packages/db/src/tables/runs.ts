@@ -41,6 +41,8 @@ export const runs = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     /** Touched by the runner while it works: a running run without a recent beat is dead. */
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+    /** Set by a cancel; the runner also reads it with each heartbeat, should the signal be missed. */
+    cancelRequestedAt: timestamp('cancel_requested_at', { withTimezone: true }),
   },
   (t) => [
     index('runs_chatbot_created_idx').on(t.chatbotId, t.createdAt),

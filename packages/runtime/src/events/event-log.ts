@@ -14,6 +14,8 @@ export interface LoggedEvent {
  */
 export interface EventLog {
   append(runId: string, event: FlowStreamEvent): Promise<string>;
+  /** Several events in one go (one round trip), in order. */
+  appendMany(runId: string, events: FlowStreamEvent[]): Promise<void>;
   /**
    * The events after `afterId` (all of them when null), then each new one as it comes, until the run's
    * terminal event or `signal` aborts.

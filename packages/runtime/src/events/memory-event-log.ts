@@ -20,7 +20,11 @@ export function createMemoryEventLog(retentionMs = EVENT_RETENTION_MS): EventLog
     return log;
   };
 
-  return {
+  const log: EventLog = {
+    async appendMany(runId, events) {
+      for (const event of events) await log.append(runId, event);
+    },
+
     async append(runId, event: FlowStreamEvent) {
       const log = logOf(runId);
       const id = String(log.events.length + 1);
@@ -68,4 +72,5 @@ export function createMemoryEventLog(retentionMs = EVENT_RETENTION_MS): EventLog
       logs.clear();
     },
   };
+  return log;
 }

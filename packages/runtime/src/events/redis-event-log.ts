@@ -2,8 +2,6 @@ import type { FlowStreamEvent } from '@atelier/schemas';
 import { Redis } from 'ioredis';
 import { EVENT_RETENTION_MS, isTerminal, type EventLog, type LoggedEvent } from './event-log';
 
-const key = (runId: string) => `atelier:run:${runId}:events`;
-const channel = (runId: string) => `atelier:run:${runId}:notify`;
 /** A reader looks again at least this often, so a lost notification only delays, never hangs. */
 const SAFETY_POLL_MS = 2_000;
 const LIVE_TTL_SECONDS = 7 * 24 * 3600;
@@ -15,7 +13,9 @@ const MAX_EVENTS = 100_000;
  * shared subscriber connection and read with XRANGE from their last id: no blocking connection per
  * client, no gap, no duplicate.
  */
-export function createRedisEventLog(url: string): EventLog {
+export function createRedisEventLog(url: string, prefix = 'atelier'): EventLog {
+  const key = (runId: string) => `${prefix}:run:${runId}:events`;
+  const channel = (runId: string) => `${prefix}:run:${runId}:notify`;
   const writer = new Redis(url, { maxRetriesPerRequest: 3 });
   const subscriber = new Redis(url, { maxRetriesPerRequest: null });
   const listeners = new Map<string, Set<() => void>>();
@@ -47,6 +47,19 @@ export function createRedisEventLog(url: string): EventLog {
   }
 
   return {
+    async appendMany(runId, events) {
+      if (events.length === 0) return;
+      const terminal = events.some(isTerminal);
+      const batch = writer.multi();
+      for (const event of events)
+        batch.xadd(key(runId), 'MAXLEN', '~', MAX_EVENTS, '*', 'e', JSON.stringify(event));
+      batch.expire(key(runId), terminal ? Math.ceil(EVENT_RETENTION_MS / 1000) : LIVE_TTL_SECONDS);
+      batch.publish(channel(runId), '1');
+      const results = await batch.exec();
+      const failed = results?.find(([error]) => error);
+      if (!results || failed) throw failed?.[0] ?? new Error('no reply from Redis');
+    },
+
     async append(runId, event: FlowStreamEvent) {
       const ttl = isTerminal(event) ? Math.ceil(EVENT_RETENTION_MS / 1000) : LIVE_TTL_SECONDS;
       const results = await writer

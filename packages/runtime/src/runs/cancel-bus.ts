@@ -25,9 +25,8 @@ export function createMemoryCancelBus(): CancelBus {
   };
 }
 
-const CHANNEL = 'atelier:run-cancel';
-
-export function createRedisCancelBus(url: string): CancelBus {
+export function createRedisCancelBus(url: string, prefix = 'atelier'): CancelBus {
+  const CHANNEL = `${prefix}:run-cancel`;
   const local = createMemoryCancelBus();
   const publisher = new Redis(url, { maxRetriesPerRequest: 3 });
   const subscriber = new Redis(url, { maxRetriesPerRequest: null });

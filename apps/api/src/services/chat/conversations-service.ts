@@ -1,23 +1,13 @@
-import { chatbots, conversations, messages, queryRows, type Db, type StoredPart } from '@atelier/db';
+import { chatbots, conversations, messages, type Db, type StoredPart } from '@atelier/db';
 import type { Conversation } from '@atelier/schemas';
-import { and, asc, desc, eq, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, desc, eq, type SQLWrapper } from 'drizzle-orm';
+import { recordMessage } from '@atelier/runtime';
 import type { Principal } from '../auth/principal';
 import { hasChatbotAccess } from '../chatbots/chat-access';
 import type { ChatbotRow } from '../chatbots/chatbot-view';
 import { AppError, notFound } from '../errors';
 
 type ConversationRow = typeof conversations.$inferSelect;
-
-const PREVIEW = 120;
-export const preview = (text: string) => (text.length > PREVIEW ? `${text.slice(0, PREVIEW - 1)}…` : text);
-
-/** A title from the first message: its first line, cut at a word near 60 characters. */
-export function titleFrom(text: string): string {
-  const line = text.trim().split('\n')[0]?.trim() ?? '';
-  if (line.length <= 60) return line || 'New conversation';
-  const cut = line.slice(0, 60);
-  return `${cut.slice(0, cut.lastIndexOf(' ') > 30 ? cut.lastIndexOf(' ') : 60)}…`;
-}
 
 function toConversation(row: ConversationRow): Conversation {
   return {
@@ -130,41 +120,13 @@ export function createConversationsService(deps: { db: Db }) {
     },
 
     /** Stores a turn and moves the conversation to the top, titling it from its first message. */
-    /**
-     * Stores a message and touches its conversation (preview, order, title from the first message)
-     * in one statement. `alongside` is one more write that belongs with it (the inference log), so an
-     * answer costs a single round trip.
-     */
-    async record(
+    record: (
       conversation: ConversationRow,
       role: 'user' | 'assistant',
       content: StoredPart[],
       error = false,
       alongside?: SQLWrapper,
-    ): Promise<string> {
-      const text = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' ');
-      const insert = db
-        .insert(messages)
-        .values({ conversationId: conversation.id, role, content, error })
-        .returning({ id: messages.id });
-      const touch = db
-        .update(conversations)
-        .set({
-          updatedAt: new Date(),
-          lastMessagePreview: preview(text),
-          ...(role === 'user'
-            ? {
-                title: sql`case when ${conversations.title} = '' then ${titleFrom(text)} else ${conversations.title} end`,
-              }
-            : {}),
-        })
-        .where(eq(conversations.id, conversation.id));
-      const [saved] = await queryRows<{ id: string }>(
-        db,
-        sql`with saved as (${insert.getSQL()}), touched as (${touch.getSQL()})${alongside ? sql`, alongside as (${alongside.getSQL()})` : sql``} select id from saved`,
-      );
-      return saved!.id;
-    },
+    ): Promise<string> => recordMessage(db, conversation.id, role, content, error, alongside),
   };
 }
 

@@ -1,10 +1,11 @@
 import { chatbotAccess, chatbots, models, userWorkspaceRoles, users, type Db } from '@atelier/db';
 import type { Chatbot, ChatbotType, SimpleConfigBody } from '@atelier/schemas';
-import { and, asc, desc, eq, inArray, or } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
 import type { ProvidersService } from '../providers/providers-service';
 import type { WorkspacesService } from '../workspaces/workspaces-service';
+import { assertRunnable, parseFlowConfig } from '../runs/flow-validation';
 import { hasChatbotAccess } from './chat-access';
 import { toChatbot, type ChatbotRow } from './chatbot-view';
 
@@ -173,6 +174,16 @@ export function createChatbotsService(deps: {
       });
     },
 
+    /** Saves a chatflow's or workflow's graph as a draft: its shape is checked, its logic at publish. */
+    async saveFlowConfig(principal: Principal, id: string, configuration: unknown) {
+      const found = await forBuilder(principal, id);
+      if (found.type === 'simple') {
+        throw new AppError(422, 'wrong_chatbot_type', 'A simple chatbot has no flow; save its settings instead.');
+      }
+      const config = parseFlowConfig(configuration);
+      await touch(id, { configuration: config, configVersion: sql`${chatbots.configVersion} + 1` });
+    },
+
     async publish(principal: Principal, id: string) {
       const found = await forBuilder(principal, id);
       if (found.type === 'simple' && !found.modelId) {
@@ -181,6 +192,7 @@ export function createChatbotsService(deps: {
       if (found.type !== 'simple' && found.configuration.nodes.length === 0) {
         throw new AppError(422, 'empty_flow', 'Add nodes to the flow and save before publishing it.');
       }
+      if (found.type !== 'simple') assertRunnable(parseFlowConfig(found.configuration));
       await touch(id, { isPublished: true });
     },
 

@@ -1,0 +1,38 @@
+import { validateFlow, type FlowProblem } from '@atelier/engine';
+import { flowConfig, type FlowConfig } from '@atelier/schemas';
+import { AppError } from '../errors';
+
+/** A flow's problems as the API answers them (snake_case), with the node they concern. */
+export const toProblem = (p: FlowProblem) => ({
+  node_id: p.nodeId,
+  field: p.field ?? null,
+  code: p.code,
+  message: p.message,
+});
+
+/** The configuration's shape (nodes and edges as the catalog describes them), or a 422 that says where. */
+export function parseFlowConfig(configuration: unknown): FlowConfig {
+  const parsed = flowConfig.safeParse(configuration);
+  if (!parsed.success) {
+    const where = parsed.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.join('.') || 'configuration'}: ${i.message}`)
+      .join('; ');
+    throw new AppError(422, 'invalid_configuration', `The flow configuration is malformed. ${where}`);
+  }
+  return parsed.data;
+}
+
+/** Refuses a flow that cannot run (publish, run), with every problem per node. */
+export function assertRunnable(config: FlowConfig): void {
+  const problems = validateFlow(config);
+  if (problems.length === 0) return;
+  const first = problems[0]!;
+  throw new AppError(
+    422,
+    'invalid_flow',
+    `The flow has ${problems.length} problem${problems.length > 1 ? 's' : ''}: ${first.nodeId ? `${first.nodeId}: ` : ''}${first.message}`,
+    {},
+    { problems: problems.map(toProblem) },
+  );
+}

@@ -1,0 +1,206 @@
+import { conversations, nodeExecutions, runs, type Db } from '@atelier/db';
+import { recordMessage, type Runtime } from '@atelier/runtime';
+import type { FlowConfig, Run, RunDetail, RunStatus, StartRunBody } from '@atelier/schemas';
+import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import type { Principal } from '../auth/principal';
+import type { ChatbotRow } from '../chatbots/chatbot-view';
+import type { ChatbotsService } from '../chatbots/chatbots-service';
+import type { CreditsService } from '../credits/credits-service';
+import { AppError, notFound } from '../errors';
+import type { WorkspacesService } from '../workspaces/workspaces-service';
+import { assertRunnable, parseFlowConfig } from './flow-validation';
+
+type RunRow = typeof runs.$inferSelect;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toRun(row: RunRow): Run {
+  return {
+    id: row.id,
+    chatbot_id: row.chatbotId,
+    chatbot_type: row.chatbotType,
+    conversation_id: row.conversationId,
+    trigger: row.trigger,
+    status: row.status,
+    config_version: row.configVersion,
+    inputs: row.inputs,
+    outputs: row.outputs,
+    final_output: row.finalOutput,
+    error: row.error,
+    started_by: row.startedBy,
+    created_at: row.createdAt.toISOString(),
+    started_at: iso(row.startedAt),
+    finished_at: iso(row.finishedAt),
+  };
+}
+
+function flowType(bot: ChatbotRow): 'chatflow' | 'workflow' {
+  if (bot.type === 'simple') {
+    throw new AppError(422, 'wrong_chatbot_type', 'A simple chatbot has no flow to run; chat with it instead.');
+  }
+  return bot.type;
+}
+
+/**
+ * Runs of chatflows and workflows: started from the editor (a test run of the saved configuration or
+ * of a draft) or by a chat message, executed by the runtime's queue, followed through the event log.
+ */
+export function createRunsService(deps: {
+  db: Db;
+  runtime: Runtime;
+  chatbots: ChatbotsService;
+  workspaces: WorkspacesService;
+  credits: CreditsService;
+}) {
+  const { db, runtime } = deps;
+
+  async function create(values: typeof runs.$inferInsert): Promise<RunRow> {
+    const [row] = await db.insert(runs).values(values).returning();
+    if (!row) throw new Error('insert returned nothing');
+    await runtime.queue.enqueue(row.id);
+    return row;
+  }
+
+  /** A run its starter may follow; builders of the workspace may follow any run of it. */
+  async function visible(principal: Principal, id: string): Promise<RunRow> {
+    const [row] = await db
+      .select()
+      .from(runs)
+      .where(and(eq(runs.id, id), eq(runs.organizationId, principal.organizationId)))
+      .limit(1);
+    if (!row) throw notFound('run');
+    if (row.startedBy === principal.userId) return row;
+    if (principal.role === 'user') throw notFound('run');
+    await deps.workspaces.visible(principal, row.workspaceId).catch(() => {
+      throw notFound('run');
+    });
+    return row;
+  }
+
+  return {
+    visible,
+
+    /** A test run from the editor: the draft on the canvas when given, else the saved configuration. */
+    async startTest(principal: Principal, chatbotId: string, body: StartRunBody): Promise<RunRow> {
+      const bot = await deps.chatbots.forBuilder(principal, chatbotId, false);
+      const type = flowType(bot);
+      const config: FlowConfig = parseFlowConfig(body.configuration ?? bot.configuration);
+      assertRunnable(config);
+      await deps.credits.ensureAvailable(principal.organizationId);
+      return create({
+        organizationId: principal.organizationId,
+        workspaceId: bot.workspaceId,
+        chatbotId: bot.id,
+        chatbotType: type,
+        trigger: 'test',
+        configVersion: body.configuration ? null : bot.configVersion,
+        configuration: config,
+        inputs: body.inputs,
+        startedBy: principal.userId,
+      });
+    },
+
+    /** A chat message to a chatflow or workflow: the question is stored, the published flow runs. */
+    async startChat(
+      principal: Principal,
+      conversation: typeof conversations.$inferSelect,
+      bot: ChatbotRow,
+      inputData: Record<string, unknown>,
+    ): Promise<RunRow> {
+      const type = flowType(bot);
+      const config = parseFlowConfig(bot.configuration);
+      assertRunnable(config);
+      await deps.credits.ensureAvailable(principal.organizationId);
+      const query = typeof inputData.query === 'string' ? inputData.query : '';
+      if (!query.trim() && Object.keys(inputData).length === 0) {
+        throw new AppError(422, 'message_required', 'Please enter a message or upload an image');
+      }
+      await recordMessage(db, conversation.id, 'user', [{ type: 'text', text: query }]);
+      return create({
+        organizationId: principal.organizationId,
+        workspaceId: bot.workspaceId,
+        chatbotId: bot.id,
+        chatbotType: type,
+        conversationId: conversation.id,
+        trigger: 'chat',
+        configVersion: bot.configVersion,
+        configuration: config,
+        inputs: inputData,
+        startedBy: principal.userId,
+      });
+    },
+
+    async get(principal: Principal, id: string): Promise<RunDetail> {
+      const row = await visible(principal, id);
+      const executions = await db
+        .select()
+        .from(nodeExecutions)
+        .where(eq(nodeExecutions.runId, id))
+        .orderBy(asc(nodeExecutions.startedAt));
+      return {
+        ...toRun(row),
+        node_executions: executions.map((e) => ({
+          node_id: e.nodeId,
+          node_type: e.nodeType,
+          iteration_index: e.iterationIndex,
+          status: e.status,
+          error: e.error,
+          duration_seconds: e.durationSeconds,
+          parameters: e.parameters,
+          outputs: e.outputs,
+          started_at: e.startedAt.toISOString(),
+        })),
+      };
+    },
+
+    async list(
+      principal: Principal,
+      chatbotId: string,
+      query: { limit: number; status?: RunStatus | undefined },
+    ): Promise<Run[]> {
+      const bot = await deps.chatbots.forBuilder(principal, chatbotId, false);
+      const where: SQL[] = [eq(runs.chatbotId, bot.id), eq(runs.organizationId, principal.organizationId)];
+      if (query.status) where.push(eq(runs.status, query.status));
+      const rows = await db
+        .select()
+        .from(runs)
+        .where(and(...where))
+        .orderBy(desc(runs.createdAt))
+        .limit(query.limit);
+      return rows.map(toRun);
+    },
+
+    /**
+     * Cancels a run: a queued one ends at once; a running one is told to stop (whichever process runs
+     * it) and ends as cancelled. A finished run stays as it is.
+     */
+    async cancel(principal: Principal, id: string): Promise<RunStatus> {
+      const row = await visible(principal, id);
+      const [asked] = await db
+        .update(runs)
+        .set({ cancelRequestedAt: new Date() })
+        .where(and(eq(runs.id, row.id), inArray(runs.status, ['queued', 'running'])))
+        .returning({ status: runs.status });
+      if (!asked) return row.status;
+      const [stopped] = await db
+        .update(runs)
+        .set({ status: 'cancelled', error: 'The run was cancelled.', finishedAt: new Date() })
+        .where(and(eq(runs.id, row.id), eq(runs.status, 'queued')))
+        .returning({ id: runs.id });
+      if (stopped) {
+        await runtime.events.append(row.id, {
+          type: 'execution_error',
+          run_id: row.id,
+          error: 'The run was cancelled.',
+          status: 'cancelled',
+        });
+        return 'cancelled';
+      }
+      // Running (or taken by a runner just now): tell the runner, wherever it is.
+      await runtime.cancels.cancel(row.id);
+      return 'running';
+    },
+  };
+}
+
+export type RunsService = ReturnType<typeof createRunsService>;
