@@ -11,3 +11,4 @@ export * from './analytics';
 export * from './models';
 export * from './chatbots';
 export * from './chat';
+export * from './flow';
