@@ -21,11 +21,20 @@ const edge = (source: string, target: string) => ({ id: `${source}-${target}`, s
 export function storyFlow(modelId: string, options: { mandatoryTopic?: boolean } = {}) {
   return {
     nodes: [
-      node('input_in01', 'input', [{ name: 'topic', type: 'string', isMandatory: options.mandatoryTopic ?? true }], 0),
+      node(
+        'input_in01',
+        'input',
+        [{ name: 'topic', type: 'string', isMandatory: options.mandatoryTopic ?? true }],
+        0,
+      ),
       node(
         'llm_ab12',
         'llm',
-        { modelId, systemPrompt: 'You tell stories.', prompt: 'Write about {{#input_in01.topic#}} {{#input_in01.query#}}' },
+        {
+          modelId,
+          systemPrompt: 'You tell stories.',
+          prompt: 'Write about {{#input_in01.topic#}}{{#input_in01.query#}}',
+        },
         200,
       ),
       node('output_ou01', 'output', { response: '{{#llm_ab12.response#}}' }, 400),
@@ -119,7 +128,7 @@ export async function finished(app: FastifyInstance, token: string, runId: strin
   for (;;) {
     const res = await call(app, 'GET', `/runs/${runId}`, { token });
     if (['succeeded', 'failed', 'cancelled'].includes(res.body.status as string)) return res.body;
-    if (Date.now() > until) throw new Error(`run ${runId} still ${res.body.status as string}`);
+    if (Date.now() > until) throw new Error(`run ${runId} still ${JSON.stringify(res.body)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -32,7 +32,13 @@ beforeAll(async () => {
   const providerId = (
     await call(app, 'POST', '/providers', {
       token: org.admin.token,
-      body: { workspace_id: ws, name: 'Fake', kind: 'openai_compatible', base_url: `${fake.url}/v1`, api_key: 'test-key' },
+      body: {
+        workspace_id: ws,
+        name: 'Fake',
+        kind: 'openai_compatible',
+        base_url: `${fake.url}/v1`,
+        api_key: 'test-key',
+      },
     })
   ).body.provider_id;
   modelId = (
@@ -95,7 +101,11 @@ describe('flow configuration and templates', () => {
   it('serves the ten templates: 8 chatflows and 2 workflows', async () => {
     const res = await call(app, 'GET', '/templates', { token: org.admin.token });
     expect(res.status).toBe(200);
-    const templates = res.body.templates as { id: string; type: string; configuration: { nodes: unknown[] } }[];
+    const templates = res.body.templates as {
+      id: string;
+      type: string;
+      configuration: { nodes: unknown[] };
+    }[];
     expect(templates).toHaveLength(10);
     expect(templates.filter((t) => t.type === 'chatflow')).toHaveLength(8);
     expect(templates.map((t) => t.id)).toContain('qa-chatbot');
@@ -129,19 +139,24 @@ describe('runs', () => {
     expect(last).toMatchObject({ type: 'execution_completed', final_output: 'Echo: Write about cats' });
 
     const detail = await call(app, 'GET', `/runs/${runId}`, { token: org.admin.token });
-    expect(detail.body).toMatchObject({ status: 'succeeded', final_output: 'Echo: Write about cats', trigger: 'test' });
+    expect(detail.body).toMatchObject({
+      status: 'succeeded',
+      final_output: 'Echo: Write about cats',
+      trigger: 'test',
+    });
     expect(detail.body.node_executions.map((e: { node_id: string }) => e.node_id)).toEqual([
       'input_in01',
       'llm_ab12',
       'output_ou01',
     ]);
     const llm = detail.body.node_executions[1];
-    expect(llm.parameters).toMatchObject({ prompt: 'Write about cats ' });
+    expect(llm.parameters).toMatchObject({ prompt: 'Write about cats' });
     expect(llm.status).toBe('succeeded');
   });
 
   it('re-attaching with Last-Event-ID gives the rest without gaps or duplicates', async () => {
-    const runId = (await start(workflow, { inputs: { topic: 'the sea and the wind and the stars' } })).body.run_id;
+    const runId = (await start(workflow, { inputs: { topic: 'the sea and the wind and the stars' } })).body
+      .run_id;
     const first = await readEvents(await events(runId), (seen) => seen.length === 4);
     expect(first.done).toBe(false);
     const rest = await readEvents(await events(runId, { 'last-event-id': first.events.at(-1)!.id! }));
@@ -171,13 +186,18 @@ describe('runs', () => {
 
     const draft = await start(workflow, { inputs: { query: 'draft!' }, configuration: echoFlow() });
     const run = await finished(app, org.admin.token, draft.body.run_id);
-    expect(run).toMatchObject({ status: 'succeeded', final_output: 'You said: draft!', config_version: null });
+    expect(run).toMatchObject({
+      status: 'succeeded',
+      final_output: 'You said: draft!',
+      config_version: null,
+    });
   });
 
   it('cancel stops a running run, which ends as cancelled', async () => {
     fake.setTokenDelay(300);
     try {
-      const runId = (await start(workflow, { inputs: { topic: 'a very long story about many things' } })).body.run_id;
+      const runId = (await start(workflow, { inputs: { topic: 'a very long story about many things' } })).body
+        .run_id;
       const stream = events(runId);
       await readEvents(await events(runId), (seen) => seen.some((s) => s.event.type === 'text'));
       const cancel = await call(app, 'POST', `/runs/${runId}/cancel`, { token: org.admin.token });
@@ -227,7 +247,10 @@ describe('chatting with a chatflow', () => {
     const { events: seen, done } = await readEvents(await post('chatflow'));
     expect(done).toBe(true);
     expect(seen[0]!.event.type).toBe('run_started');
-    expect(seen.at(-1)!.event).toMatchObject({ type: 'execution_completed', final_output: 'Echo: Write about  owls' });
+    expect(seen.at(-1)!.event).toMatchObject({
+      type: 'execution_completed',
+      final_output: 'Echo: Write about owls',
+    });
 
     const stored = await app.db
       .select()
@@ -236,7 +259,7 @@ describe('chatting with a chatflow', () => {
       .orderBy(asc(messages.createdAt));
     expect(stored.map((m) => [m.role, m.content])).toEqual([
       ['user', [{ type: 'text', text: 'owls' }]],
-      ['assistant', [{ type: 'text', text: 'Echo: Write about  owls' }]],
+      ['assistant', [{ type: 'text', text: 'Echo: Write about owls' }]],
     ]);
   });
 });

@@ -12,6 +12,8 @@ const envSchema = z.object({
   PROVIDER_TIMEOUT_MS: int(60_000),
   NODE_URL_POLICY: z.enum(['any', 'public-only']).default('public-only'),
   QUEUE_PREFIX: z.string().default('atelier'),
+  /** A killed worker's runs are taken back (and ended with the reason) after this long. */
+  RUN_LOCK_MS: int(30_000),
   /** How long a shutdown waits for running runs before leaving them to the reaper. */
   SHUTDOWN_GRACE_MS: int(30_000),
 });

@@ -20,8 +20,11 @@ async function main() {
     concurrency: config.RUN_CONCURRENCY,
     executesRuns: true,
     singleProcess: false,
+    lockDurationMs: config.RUN_LOCK_MS,
     onError: (error, context) =>
-      log('error', `flow runtime: ${context}`, { error: error instanceof Error ? error.message : String(error) }),
+      log('error', `flow runtime: ${context}`, {
+        error: error instanceof Error ? error.message : String(error),
+      }),
   });
   log('info', 'worker ready', { concurrency: config.RUN_CONCURRENCY, prefix: config.QUEUE_PREFIX });
 

@@ -30,6 +30,8 @@ export interface RuntimeOptions {
   /** PGlite: one process owns the database, so runs left queued or running at start are orphans. */
   singleProcess: boolean;
   limits?: Partial<RunLimits>;
+  /** How long a worker's hold on a run lasts without renewal: a killed worker's runs are taken back after it. */
+  lockDurationMs?: number | undefined;
   onError(error: unknown, context: string): void;
 }
 
@@ -79,6 +81,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
           prefix,
           execute,
           concurrency: options.concurrency,
+          ...(options.lockDurationMs ? { lockDurationMs: options.lockDurationMs } : {}),
           onError: (error) => options.onError(error, 'run worker'),
         })
       : null;

@@ -11,4 +11,5 @@ export * from './analytics';
 export * from './models';
 export * from './chatbots';
 export * from './chat';
+export * from './flow';
 export * from './runs';

@@ -63,7 +63,8 @@ export const runNodeExecution = z.object({
   status: z.enum(['succeeded', 'failed', 'skipped']),
   error: z.string().nullable(),
   duration_seconds: z.number(),
-  parameters: z.record(z.string(), z.unknown()),
+  /** The fields as resolved for this execution (an object, or the input node's list of fields). */
+  parameters: z.unknown(),
   outputs: z.record(z.string(), z.unknown()),
   started_at: z.string(),
 });

@@ -66,7 +66,13 @@ export function openSse(reply: FastifyReply, heartbeatMs = HEARTBEAT_MS): SseStr
  */
 export async function relayRunEvents(
   reply: FastifyReply,
-  options: { events: EventLog; heartbeatMs: number; runId: string; after: string | null; log: FastifyBaseLogger },
+  options: {
+    events: EventLog;
+    heartbeatMs: number;
+    runId: string;
+    after: string | null;
+    log: FastifyBaseLogger;
+  },
 ): Promise<void> {
   const stream = openSse(reply, options.heartbeatMs);
   try {

@@ -41,7 +41,11 @@ const runsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/templates',
     {
       config: builders,
-      schema: { tags, summary: 'The flow templates (8 chatflows, 2 workflows)', response: { 200: templateAnswer } },
+      schema: {
+        tags,
+        summary: 'The flow templates (8 chatflows, 2 workflows)',
+        response: { 200: templateAnswer },
+      },
     },
     async () => ({
       templates: FLOW_TEMPLATES.map((t) => ({
@@ -49,7 +53,7 @@ const runsRoutes: FastifyPluginAsyncZod = async (app) => {
         name: t.name,
         type: t.type,
         description: t.description,
-        configuration: { nodes: t.nodes, edges: t.edges },
+        configuration: t.configuration,
       })),
     }),
   );
@@ -60,7 +64,7 @@ const runsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: builders,
       schema: {
         tags,
-        summary: "Start a test run of a chatflow or workflow (its saved configuration, or the draft given)",
+        summary: 'Start a test run of a chatflow or workflow (its saved configuration, or the draft given)',
         description: 'Answers at once with the run id; follow it with GET /runs/{id}/events.',
         params: idParams,
         body: startRunBody,
@@ -110,7 +114,10 @@ const runsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Cancel a run (a queued run ends at once; a running one stops at its next step)',
         params: runIdParams,
-        response: { 200: z.object({ run_id: z.string(), status: runStatus }), ...errorAnswers(401, 403, 404, 422) },
+        response: {
+          200: z.object({ run_id: z.string(), status: runStatus }),
+          ...errorAnswers(401, 403, 404, 422),
+        },
       },
     },
     async (request) => ({

@@ -65,7 +65,7 @@ export const nodeExecutions = pgTable(
     status: text('status', { enum: ['succeeded', 'failed', 'skipped'] }).notNull(),
     error: text('error'),
     durationSeconds: doublePrecision('duration_seconds').notNull().default(0),
-    parameters: jsonb('parameters').$type<Record<string, unknown>>().notNull().default({}),
+    parameters: jsonb('parameters').$type<unknown>().notNull().default({}),
     outputs: jsonb('outputs').$type<Record<string, unknown>>().notNull().default({}),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
   },

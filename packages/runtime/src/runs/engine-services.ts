@@ -121,9 +121,18 @@ export function createEngineServices(deps: {
           charge(used, result.usage, 'Flow model call'),
           logModelCall(db, { ...log, target: used, fallback: used !== primary, result, firstTokenMs }),
         ]);
-        return { text: result.text, toolCalls: result.toolCalls, usage: result.usage, usedFallback: used !== primary };
+        return {
+          text: result.text,
+          toolCalls: result.toolCalls,
+          usage: result.usage,
+          usedFallback: used !== primary,
+        };
       } catch (error) {
-        const usage = await countUsage(null, { model: used.model.modelName, messages: request.messages }, streamedText);
+        const usage = await countUsage(
+          null,
+          { system: request.system, messages: request.messages },
+          streamedText,
+        );
         await Promise.all([
           charge(used, usage, 'Flow model call (failed)'),
           logModelCall(db, {
@@ -142,7 +151,14 @@ export function createEngineServices(deps: {
     async image(request) {
       const t = await target(request.modelId);
       const result = await need(adaptersOf(t), 'images', 'generate images', t).generate(
-        { model: t.model.modelName, prompt: request.prompt, n: request.n, size: request.size, quality: request.quality, style: request.style },
+        {
+          model: t.model.modelName,
+          prompt: request.prompt,
+          n: request.n,
+          size: request.size,
+          quality: request.quality,
+          style: request.style,
+        },
         { signal: request.signal },
       );
       await charge(t, { images: result.images.length }, 'Image generation');
@@ -152,7 +168,13 @@ export function createEngineServices(deps: {
     async speech(request) {
       const t = await target(request.modelId);
       const result = await need(adaptersOf(t), 'textToSpeech', 'speak', t).speak(
-        { model: t.model.modelName, input: request.input, voice: request.voice, format: request.format, speed: request.speed },
+        {
+          model: t.model.modelName,
+          input: request.input,
+          voice: request.voice,
+          format: request.format,
+          speed: request.speed,
+        },
         { signal: request.signal },
       );
       await charge(t, { calls: 1 }, 'Text to speech');
@@ -177,9 +199,13 @@ export function createEngineServices(deps: {
 
     async ocr(request) {
       const t = await target(request.modelId);
-      const result = await need(adaptersOf(t), 'ocr', 'read documents', t).read(t.model.modelName, request.document, {
-        signal: request.signal,
-      });
+      const result = await need(adaptersOf(t), 'ocr', 'read documents', t).read(
+        t.model.modelName,
+        request.document,
+        {
+          signal: request.signal,
+        },
+      );
       await charge(t, result.usage, 'OCR');
       return { text: result.text };
     },

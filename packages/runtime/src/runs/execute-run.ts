@@ -37,7 +37,12 @@ export function createRunExecutor(deps: RunExecutorDeps) {
 
   async function finish(
     run: RunRow,
-    outcome: { status: 'succeeded' | 'failed' | 'cancelled'; outputs?: Record<string, unknown>; text?: string; error?: string },
+    outcome: {
+      status: 'succeeded' | 'failed' | 'cancelled';
+      outputs?: Record<string, unknown>;
+      text?: string;
+      error?: string;
+    },
   ) {
     await db
       .update(runs)
@@ -60,7 +65,12 @@ export function createRunExecutor(deps: RunExecutorDeps) {
     }
     const last: FlowStreamEvent =
       outcome.status === 'succeeded'
-        ? { type: 'execution_completed', run_id: run.id, outputs: outcome.outputs ?? {}, final_output: outcome.text ?? '' }
+        ? {
+            type: 'execution_completed',
+            run_id: run.id,
+            outputs: outcome.outputs ?? {},
+            final_output: outcome.text ?? '',
+          }
         : {
             type: 'execution_error',
             run_id: run.id,
@@ -153,7 +163,8 @@ export function createRunExecutor(deps: RunExecutorDeps) {
         signal: controller.signal,
         ...(deps.limits ? { limits: deps.limits } : {}),
         onEvent: (event: FlowRunEvent) => {
-          if (event.type === 'node_completed' || event.type === 'node_error') executions.push(event.execution);
+          if (event.type === 'node_completed' || event.type === 'node_error')
+            executions.push(event.execution);
           if (event.type === 'node_skipped') executions.push(skipped(event));
           const wire = toStreamEvent(event);
           if (wire) emit(wire);
@@ -209,7 +220,7 @@ async function saveExecutions(db: Db, runId: string, executions: NodeExecution[]
         status: e.status === 'running' ? ('failed' as const) : e.status,
         error: e.error ?? null,
         durationSeconds: e.durationSeconds,
-        parameters: (e.parameters ?? {}) as Record<string, unknown>,
+        parameters: e.parameters ?? {},
         outputs: e.outputs ?? {},
         startedAt: new Date(e.startedAt),
       })),

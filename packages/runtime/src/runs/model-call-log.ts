@@ -26,7 +26,9 @@ const textOf = (m: ChatMessage) =>
 /** One inference-log row per model call of a flow, like the simple chat's; content only when kept. */
 export async function logModelCall(db: Db, log: CallLog): Promise<void> {
   const { scope, target } = log;
-  const prompt = [`system: ${log.system ?? ''}`, ...log.messages.map((m) => `${m.role}: ${textOf(m)}`)].join('\n');
+  const prompt = [`system: ${log.system ?? ''}`, ...log.messages.map((m) => `${m.role}: ${textOf(m)}`)].join(
+    '\n',
+  );
   const lastUser = [...log.messages].reverse().find((m) => m.role === 'user');
   const response = log.result?.text ?? '';
   const keep = scope.storeContent;

@@ -7,7 +7,9 @@ function compact(outputs: Record<string, unknown> | null): Record<string, unknow
   if (!outputs) return {};
   const json = JSON.stringify(outputs);
   if (json.length <= MAX_EVENT_OUTPUT_CHARS) return outputs;
-  return { _truncated: `The outputs are ${Math.round(json.length / 1024)} KB; open the node's execution to see them.` };
+  return {
+    _truncated: `The outputs are ${Math.round(json.length / 1024)} KB; open the node's execution to see them.`,
+  };
 }
 
 /** The engine's events as the client reads them (snake_case, spec names); terminal ones are the runner's. */
@@ -15,7 +17,13 @@ export function toStreamEvent(event: FlowRunEvent): FlowStreamEvent | null {
   const iteration_index = 'iterationIndex' in event ? (event.iterationIndex ?? null) : null;
   switch (event.type) {
     case 'node_started':
-      return { type: 'node_started', node_id: event.nodeId, node_type: event.nodeType, label: event.label, iteration_index };
+      return {
+        type: 'node_started',
+        node_id: event.nodeId,
+        node_type: event.nodeType,
+        label: event.label,
+        iteration_index,
+      };
     case 'node_completed':
       return {
         type: 'node_completed',

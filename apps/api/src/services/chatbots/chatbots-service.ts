@@ -178,10 +178,21 @@ export function createChatbotsService(deps: {
     async saveFlowConfig(principal: Principal, id: string, configuration: unknown) {
       const found = await forBuilder(principal, id);
       if (found.type === 'simple') {
-        throw new AppError(422, 'wrong_chatbot_type', 'A simple chatbot has no flow; save its settings instead.');
+        throw new AppError(
+          422,
+          'wrong_chatbot_type',
+          'A simple chatbot has no flow; save its settings instead.',
+        );
       }
       const config = parseFlowConfig(configuration);
-      await touch(id, { configuration: config, configVersion: sql`${chatbots.configVersion} + 1` });
+      await db
+        .update(chatbots)
+        .set({
+          configuration: config,
+          configVersion: sql`${chatbots.configVersion} + 1`,
+          updatedAt: new Date(),
+        })
+        .where(eq(chatbots.id, id));
     },
 
     async publish(principal: Principal, id: string) {

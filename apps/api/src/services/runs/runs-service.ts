@@ -1,4 +1,4 @@
-import { conversations, nodeExecutions, runs, type Db } from '@atelier/db';
+import { type conversations, nodeExecutions, runs, type Db } from '@atelier/db';
 import { recordMessage, type Runtime } from '@atelier/runtime';
 import type { FlowConfig, Run, RunDetail, RunStatus, StartRunBody } from '@atelier/schemas';
 import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm';
@@ -36,7 +36,11 @@ export function toRun(row: RunRow): Run {
 
 function flowType(bot: ChatbotRow): 'chatflow' | 'workflow' {
   if (bot.type === 'simple') {
-    throw new AppError(422, 'wrong_chatbot_type', 'A simple chatbot has no flow to run; chat with it instead.');
+    throw new AppError(
+      422,
+      'wrong_chatbot_type',
+      'A simple chatbot has no flow to run; chat with it instead.',
+    );
   }
   return bot.type;
 }

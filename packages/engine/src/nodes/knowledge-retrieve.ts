@@ -1,0 +1,16 @@
+import { documentsText } from '../values/documents';
+import { type Impl, knowledge } from './shared';
+
+export const knowledgeRetrieve: Impl<'knowledge_retrieve'> = {
+  async run({ fields, services, signal, node }) {
+    const retrieve = knowledge(services, 'retrieve', node.data.label || 'Knowledge retrieve');
+    const documents = await retrieve({
+      collectionId: fields.collection_id,
+      query: fields.query,
+      limit: fields.number_documents,
+      filter: fields.filter_content || undefined,
+      signal,
+    });
+    return { documents, context: documentsText(documents) };
+  },
+};

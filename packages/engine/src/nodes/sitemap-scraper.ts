@@ -1,0 +1,15 @@
+import { commaList, type Impl, knowledge } from './shared';
+
+export const sitemapScraper: Impl<'sitemap_scraper'> = {
+  async run({ fields, services, signal, node }) {
+    const load = knowledge(services, 'load', node.data.label || 'Sitemap scraper');
+    const documents = await load({
+      loader: 'sitemap',
+      url: fields.url,
+      filterUrls: commaList(fields.filter_urls),
+      maxPages: fields.max_pages,
+      signal,
+    });
+    return { documents };
+  },
+};
