@@ -7,13 +7,9 @@
 // how a busy chat service sees 200 concurrent conversations. A separate burst run opens 200 streams
 // in the same millisecond, which measures how fast a queue of 200 waiting requests is drained (CPU
 // per request) rather than the latency a stream sees; it is printed too, and reported as burst_*.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { api, firstLine, login, root, start, startApi, stopAll } from '../shared/processes';
+import { percentile, readEvents, type StreamTimes } from '../shared/stats';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { percentile, readEvents, type StreamTimes } from './stats';
 
 const LEVELS = (process.env.BENCH_LEVELS ?? '1,50,200').split(',').map(Number);
 const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -24,63 +20,6 @@ const STORY =
 /** The fake answers "Echo: " + the question, one word per token: about 100 tokens, two seconds. */
 const QUESTION = Array.from({ length: 5 }, () => STORY).join(' ');
 const ANSWER_MS = (QUESTION.split(' ').length + 1) * TOKEN_DELAY_MS;
-const ADMIN = { email: 'bench@atelier.test', password: 'Bench-Pass-123!' };
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const children: ChildProcess[] = [];
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-
-function start(args: string[], env: NodeJS.ProcessEnv, cwd: string): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-    cwd,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  return child;
-}
-
-const firstLine = (child: ChildProcess) =>
-  new Promise<string>((resolve) =>
-    child.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim().split('\n')[0]!)),
-  );
-
-async function waitFor(url: string) {
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // starting
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-async function api<T>(
-  base: string,
-  token: string | null,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<T> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : null,
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
 
 async function direct(fakeUrl: string): Promise<StreamTimes> {
   const started = performance.now();
@@ -176,34 +115,12 @@ async function sustained(n: number, stream: (client: number) => Promise<StreamTi
 async function main() {
   const fake = start(['fake.ts', String(TOKEN_DELAY_MS)], {}, join(root, 'bench', 'chat-stream'));
   const fakeUrl = await firstLine(fake);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  // BENCH_PROFILE=dir writes a CPU profile of the API process there.
-  start(
-    [
-      ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []),
-      'src/server.ts',
-    ],
-    {
-      NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'atelier-bench-')),
-      JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0',
-      ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'warn',
-      MONTHLY_CREDITS: '100000000',
-      LOGIN_RATE_PER_IP_PER_MINUTE: '100000',
-      DATABASE_URL: process.env.DATABASE_URL ?? '',
-      REDIS_URL: process.env.REDIS_URL ?? '',
-    },
-    join(root, 'apps', 'api'),
-  );
-  await waitFor(`${base}/health`);
+  const base = await startApi({
+    DATABASE_URL: process.env.DATABASE_URL ?? '',
+    REDIS_URL: process.env.REDIS_URL ?? '',
+  });
 
-  const { access_token: token } = await api<{ access_token: string }>(base, null, 'POST', '/token', ADMIN);
+  const token = await login(base);
   const { workspace_id } = await api<{ workspace_id: string }>(base, token, 'POST', '/workspaces', {
     name: 'Bench',
   });
@@ -311,6 +228,4 @@ main()
     console.error(error);
     process.exitCode = 1;
   })
-  .finally(() => {
-    for (const child of children) child.kill('SIGTERM');
-  });
+  .finally(stopAll);

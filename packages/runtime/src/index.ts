@@ -16,3 +16,4 @@ export { createRuntime, type Runtime, type RuntimeOptions } from './runtime';
 export { createRunExecutor, RUNNER_STOPPED, RUN_HEARTBEAT_MS } from './runs/execute-run';
 export { reapDeadRuns, STALE_RUN_MS } from './runs/reaper';
 export { createEngineServices, type RunScope } from './runs/engine-services';
+export { groupCommit } from './runs/run-writes';

@@ -65,7 +65,8 @@ const runsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Start a test run of a chatflow or workflow (its saved configuration, or the draft given)',
-        description: 'Answers at once with the run id; follow it with GET /runs/{id}/events.',
+        description:
+          "Answers at once with the run id; follow it with GET /runs/{id}/events. With `Accept: text/event-stream` the answer is the run's event stream itself (the first event, run_started, carries the run id).",
         params: idParams,
         body: startRunBody,
         response: { 201: startRunAnswer, ...flowErrors },
@@ -73,6 +74,15 @@ const runsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const run = await service.startTest(principalOf(request), request.params.id, request.body);
+      if (request.headers.accept?.includes('text/event-stream')) {
+        return relayRunEvents(reply, {
+          events: app.runtime.events,
+          heartbeatMs: app.config.heartbeatMs,
+          runId: run.id,
+          after: null,
+          log: request.log,
+        });
+      }
       return reply.status(201).send({ run_id: run.id, status: run.status });
     },
   );

@@ -1,13 +1,14 @@
-import { chatbots, nodeExecutions, runs, type Db } from '@atelier/db';
+import { runs, type Db } from '@atelier/db';
 import { runFlow, type RunLimits } from '@atelier/engine';
-import { flowConfig, type FlowRunEvent, type FlowStreamEvent, type NodeExecution } from '@atelier/schemas';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { FlowConfig, FlowRunEvent, FlowStreamEvent, NodeExecution } from '@atelier/schemas';
+import { eq } from 'drizzle-orm';
 import { recordMessage } from '../conversations/record-message';
 import type { EventLog } from '../events/event-log';
 import type { ModelAccess } from '../models/model-access';
 import type { UrlPolicy } from '../security/url-guard';
 import type { CancelBus } from './cancel-bus';
 import { createEngineServices } from './engine-services';
+import { createRunWrites, type RunOutcome } from './run-writes';
 import { toStreamEvent } from './stream-events';
 
 /** How often a runner touches its run; a running run silent for STALE_RUN_MS is dead (see reaper). */
@@ -35,25 +36,11 @@ export interface RunExecutorDeps {
 export function createRunExecutor(deps: RunExecutorDeps) {
   const { db } = deps;
 
-  async function finish(
-    run: RunRow,
-    outcome: {
-      status: 'succeeded' | 'failed' | 'cancelled';
-      outputs?: Record<string, unknown>;
-      text?: string;
-      error?: string;
-    },
-  ) {
-    await db
-      .update(runs)
-      .set({
-        status: outcome.status,
-        outputs: outcome.outputs ?? null,
-        finalOutput: outcome.status === 'succeeded' ? (outcome.text ?? '') : null,
-        error: outcome.error ?? null,
-        finishedAt: new Date(),
-      })
-      .where(eq(runs.id, run.id));
+  const writes = createRunWrites(db);
+
+  /** Writes the outcome (with the node executions, in the same statement), then logs the end. */
+  async function finish(run: RunRow, outcome: RunOutcome, executions: NodeExecution[] = []) {
+    await writes.finish({ runId: run.id, outcome, executions });
     if (run.conversationId) {
       const failed = outcome.status !== 'succeeded';
       const text = failed
@@ -82,17 +69,9 @@ export function createRunExecutor(deps: RunExecutorDeps) {
 
   return async function executeRun(runId: string): Promise<void> {
     // Claim: only a queued run, or a running one whose runner died (a second take).
-    const [run] = await db
-      .update(runs)
-      .set({
-        status: 'running',
-        attempts: sql`${runs.attempts} + 1`,
-        startedAt: sql`coalesce(${runs.startedAt}, now())`,
-        heartbeatAt: new Date(),
-      })
-      .where(and(eq(runs.id, runId), inArray(runs.status, ['queued', 'running'])))
-      .returning();
-    if (!run) return; // cancelled before it started, or already finished
+    const claimed = await writes.claim(runId);
+    if (!claimed) return; // cancelled before it started, or already finished
+    const { chatbotName, storeContent, ...run } = claimed;
     if (run.cancelRequestedAt) {
       await finish(run, { status: 'cancelled', error: 'The run was cancelled.' });
       return;
@@ -136,12 +115,6 @@ export function createRunExecutor(deps: RunExecutorDeps) {
     emit({ type: 'run_started', run_id: runId, conversation_id: run.conversationId });
 
     try {
-      const [bot] = run.chatbotId
-        ? await db
-            .select({ name: chatbots.name, storeConversations: chatbots.storeConversations })
-            .from(chatbots)
-            .where(eq(chatbots.id, run.chatbotId))
-        : [];
       const services = createEngineServices({
         db,
         models: deps.models,
@@ -151,13 +124,15 @@ export function createRunExecutor(deps: RunExecutorDeps) {
           workspaceId: run.workspaceId,
           userId: run.startedBy,
           chatbotId: run.chatbotId,
-          chatbotName: bot?.name ?? 'a deleted chatbot',
+          chatbotName: chatbotName ?? 'a deleted chatbot',
           conversationId: run.conversationId,
-          storeContent: bot?.storeConversations ?? true,
+          storeContent: storeContent ?? true,
         },
       });
       const result = await runFlow({
-        config: flowConfig.parse(run.configuration),
+        // Parsed and validated when the run was created (the API refuses a flow with problems).
+        config: run.configuration as FlowConfig,
+        validate: false,
         inputs: run.inputs,
         services,
         signal: controller.signal,
@@ -172,22 +147,28 @@ export function createRunExecutor(deps: RunExecutorDeps) {
       });
       if (queue.length > 0) flushEvents();
       await sending;
-      await saveExecutions(db, runId, executions);
-      await finish(run, {
-        status: result.status,
-        outputs: result.outputs,
-        text: result.text,
-        ...(result.error ? { error: result.error } : {}),
-      });
+      await finish(
+        run,
+        {
+          status: result.status,
+          outputs: result.outputs,
+          text: result.text,
+          ...(result.error ? { error: result.error } : {}),
+        },
+        executions,
+      );
     } catch (error) {
       if (queue.length > 0) flushEvents();
       await sending;
-      await saveExecutions(db, runId, executions).catch(() => undefined);
       deps.onError?.(error, runId);
-      await finish(run, {
-        status: 'failed',
-        error: `The run failed: ${error instanceof Error ? error.message : String(error)}`,
-      });
+      await finish(
+        run,
+        {
+          status: 'failed',
+          error: `The run failed: ${error instanceof Error ? error.message : String(error)}`,
+        },
+        executions,
+      );
     } finally {
       clearInterval(beat);
       unwatch();
@@ -207,23 +188,4 @@ function skipped(event: Extract<FlowRunEvent, { type: 'node_skipped' }>): NodeEx
     ...(event.iterationId ? { iterationId: event.iterationId } : {}),
     ...(event.iterationIndex !== undefined ? { iterationIndex: event.iterationIndex } : {}),
   };
-}
-
-async function saveExecutions(db: Db, runId: string, executions: NodeExecution[]) {
-  for (let i = 0; i < executions.length; i += 500) {
-    await db.insert(nodeExecutions).values(
-      executions.slice(i, i + 500).map((e) => ({
-        runId,
-        nodeId: e.nodeId,
-        nodeType: e.type,
-        iterationIndex: e.iterationIndex ?? null,
-        status: e.status === 'running' ? ('failed' as const) : e.status,
-        error: e.error ?? null,
-        durationSeconds: e.durationSeconds,
-        parameters: e.parameters ?? {},
-        outputs: e.outputs ?? {},
-        startedAt: new Date(e.startedAt),
-      })),
-    );
-  }
 }

@@ -1,11 +1,12 @@
-import { type conversations, nodeExecutions, runs, type Db } from '@atelier/db';
-import { recordMessage, type Runtime } from '@atelier/runtime';
+import { randomUUID } from 'node:crypto';
+import { chatbots, type conversations, nodeExecutions, runs, userWorkspaceRoles, type Db } from '@atelier/db';
+import { groupCommit, recordMessage, type Runtime } from '@atelier/runtime';
 import type { FlowConfig, Run, RunDetail, RunStatus, StartRunBody } from '@atelier/schemas';
-import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import type { ChatbotRow } from '../chatbots/chatbot-view';
 import type { ChatbotsService } from '../chatbots/chatbots-service';
-import type { CreditsService } from '../credits/credits-service';
+import { creditsLeftSql, insufficientCredits, type CreditsService } from '../credits/credits-service';
 import { AppError, notFound } from '../errors';
 import type { WorkspacesService } from '../workspaces/workspaces-service';
 import { assertRunnable, parseFlowConfig } from './flow-validation';
@@ -58,11 +59,52 @@ export function createRunsService(deps: {
 }) {
   const { db, runtime } = deps;
 
+  // Runs started in the same turn of the event loop are written in one statement (group commit).
+  const insertRuns = groupCommit<typeof runs.$inferInsert & { id: string }, RunRow>(async (values) => {
+    const rows = await db.insert(runs).values(values).returning();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return values.map((v) => byId.get(v.id)!);
+  });
+
   async function create(values: typeof runs.$inferInsert): Promise<RunRow> {
-    const [row] = await db.insert(runs).values(values).returning();
-    if (!row) throw new Error('insert returned nothing');
+    const row = await insertRuns({ ...values, id: randomUUID() });
     await runtime.queue.enqueue(row.id);
     return row;
+  }
+
+  /**
+   * Starting a test run needs the chatbot, the caller's role in its workspace and the credits left:
+   * one prepared query (the same rules as a builder's read of the chatbot, and the 402 before work).
+   */
+  const startContext = db
+    .select({
+      bot: chatbots,
+      role: userWorkspaceRoles.workspaceRoleId,
+      creditsLeft: creditsLeftSql(chatbots.organizationId),
+    })
+    .from(chatbots)
+    .leftJoin(
+      userWorkspaceRoles,
+      and(
+        eq(userWorkspaceRoles.workspaceId, chatbots.workspaceId),
+        eq(userWorkspaceRoles.userId, sql.placeholder('userId')),
+      ),
+    )
+    .where(and(eq(chatbots.id, sql.placeholder('id')), eq(chatbots.organizationId, sql.placeholder('org'))))
+    .limit(1)
+    .prepare('run_start_context');
+
+  async function buildable(principal: Principal, chatbotId: string): Promise<ChatbotRow> {
+    const [row] = await startContext.execute({
+      id: chatbotId,
+      org: principal.organizationId,
+      userId: principal.userId,
+    });
+    if (!row || principal.role === 'user' || (principal.role !== 'admin' && row.role === null)) {
+      throw notFound('chatbot');
+    }
+    if (!(Number(row.creditsLeft) > 0)) throw insufficientCredits();
+    return row.bot;
   }
 
   /** A run its starter may follow; builders of the workspace may follow any run of it. */
@@ -86,11 +128,10 @@ export function createRunsService(deps: {
 
     /** A test run from the editor: the draft on the canvas when given, else the saved configuration. */
     async startTest(principal: Principal, chatbotId: string, body: StartRunBody): Promise<RunRow> {
-      const bot = await deps.chatbots.forBuilder(principal, chatbotId, false);
+      const bot = await buildable(principal, chatbotId);
       const type = flowType(bot);
       const config: FlowConfig = parseFlowConfig(body.configuration ?? bot.configuration);
       assertRunnable(config);
-      await deps.credits.ensureAvailable(principal.organizationId);
       return create({
         organizationId: principal.organizationId,
         workspaceId: bot.workspaceId,
