@@ -265,3 +265,62 @@ describe.skipIf(inject('noBrowser'))('then the user chats with it', () => {
     await outsider.context.close();
   });
 });
+
+describe.skipIf(inject('noBrowser'))('a chatflow in the chat', () => {
+  it('the user asks a chatflow; its answer streams in and the final output stays', async () => {
+    const { models } = await call<{ models: { id: string; model_name: string }[] }>(
+      'GET',
+      `/models_with_partial_server?workspace_id=${workspaceId}`,
+    );
+    const modelId = models.find((m) => m.model_name === 'gpt-4o-mini')!.id;
+    const node = (id: string, type: string, fields: unknown, x: number) => ({
+      id,
+      type,
+      data: { label: id === 'llm_ab12' ? 'Writer' : id, fields },
+      position: { x, y: 0 },
+    });
+    const { id } = await call<{ id: string }>('POST', '/chatbots', {
+      workspace_id: workspaceId,
+      name: 'Story flow',
+      type: 'chatflow',
+    });
+    await call('PUT', `/chatbots/${id}/chatflow/config`, {
+      configuration: {
+        nodes: [
+          node('input_in01', 'input', [], 0),
+          node('llm_ab12', 'llm', { modelId, prompt: 'Story: {{#input_in01.query#}}' }, 200),
+          node('output_ou01', 'output', { response: '{{#llm_ab12.response#}}' }, 400),
+        ],
+        edges: [
+          { id: 'input_in01-llm_ab12', source: 'input_in01', target: 'llm_ab12' },
+          { id: 'llm_ab12-output_ou01', source: 'llm_ab12', target: 'output_ou01' },
+        ],
+      },
+    });
+    await call('POST', `/chatbots/${id}/publish`);
+    await call('POST', `/chatbots/${id}/users/${userIds[0]}/grant`);
+
+    const chatter = await newPage(browser);
+    page = chatter.page;
+    await login(page, webUrl, userEmail, USER_PASSWORD);
+    await page.goto(`${webUrl}/chat`);
+    await page.getByRole('button', { name: 'New conversation with Story flow' }).click();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('a brave little toaster');
+    await box.press('Enter');
+    await lastAssistant().getByText('Echo: Story: a brave little toaster').waitFor();
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelectorAll('[data-testid=assistant-message]')
+          [document.querySelectorAll('[data-testid=assistant-message]').length - 1]?.getAttribute(
+            'data-state',
+          ) === 'done',
+    );
+    await shot(page, 'chat-chatflow');
+    await page.reload();
+    await lastAssistant().getByText('Echo: Story: a brave little toaster').waitFor();
+    expect(chatter.errors).toEqual([]);
+    await chatter.context.close();
+  });
+});

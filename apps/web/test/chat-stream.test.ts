@@ -9,6 +9,7 @@ import {
   TIMEOUT_ERROR,
 } from '../src/features/chat/errors';
 import { createStreamClient } from '../src/features/chat/stream-client';
+import type { FlowStreamEvent } from '@atelier/schemas';
 import { flowStep, simpleStep, type StreamSink } from '../src/features/chat/stream-events';
 import { createApiClient, TOKEN_REFRESH_FAIL, TOKEN_REFRESHED } from '../src/lib/api-client';
 import type { TokenStore } from '../src/lib/tokens';
@@ -334,5 +335,47 @@ describe('stream events', () => {
       thrown = e;
     }
     expect((thrown as StreamError).info).toEqual({ key: 'chatPage.errors.execution', detail: 'Bad input' });
+  });
+
+  it("flows: Atelier's own events (typed by `type`), text chunks appended, then the final output", () => {
+    const { s, calls } = sink();
+    const log = vi.fn();
+    const events: FlowStreamEvent[] = [
+      { type: 'run_started', run_id: 'r', conversation_id: 'c' },
+      { type: 'node_started', node_id: 'llm_ab12', node_type: 'llm', label: 'Writer', iteration_index: null },
+      { type: 'text', node_id: 'llm_ab12', text: 'Hel' },
+      { type: 'text', node_id: 'llm_ab12', text: 'lo' },
+      {
+        type: 'node_completed',
+        node_id: 'llm_ab12',
+        node_type: 'llm',
+        duration_seconds: 0.1,
+        outputs: {},
+        iteration_index: null,
+      },
+      { type: 'heartbeat' },
+    ];
+    expect(events.map((e) => flowStep(e, s, log))).toEqual(Array(events.length).fill('continue'));
+    const end: FlowStreamEvent = {
+      type: 'execution_completed',
+      run_id: 'r',
+      outputs: { response: 'Hello!' },
+      final_output: 'Hello!',
+    };
+    expect(flowStep(end, s, log)).toBe('done');
+    expect(calls).toEqual([
+      ['progress', 'Writer'],
+      ['text', 'Hel'],
+      ['text', 'lo'],
+      ['progress', null],
+      ['output', 'Hello!'],
+    ]);
+    expect(() =>
+      flowStep(
+        { type: 'execution_error', run_id: 'r', error: 'The input "topic" is required.', status: 'failed' },
+        s,
+        log,
+      ),
+    ).toThrow(StreamError);
   });
 });

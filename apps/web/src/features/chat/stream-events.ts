@@ -55,9 +55,11 @@ export function nodeName(event: Record<string, unknown>): string {
 }
 
 /**
- * One event of a chatflow or workflow stream: node_started shows progress, node_completed clears
- * it, node_error is only logged, execution_completed replaces the answer with the final output and
- * ends the stream, execution_error fails it; heartbeat and unknown events are ignored.
+ * One event of a chatflow or workflow stream (`flowStreamEvent` in @atelier/schemas, named by `type`;
+ * `event` is read too, for engines that name it so): node_started shows progress, node_completed clears
+ * it, text chunks of a model's answer are appended as they come, node_error is only logged,
+ * execution_completed replaces the answer with the final output and ends the stream, execution_error
+ * fails it; heartbeat and unknown events are ignored.
  */
 export function flowStep(
   data: unknown,
@@ -65,12 +67,15 @@ export function flowStep(
   log: (message: string) => void = console.warn,
 ): Step {
   if (!isRecord(data)) return 'continue';
-  switch (data.event) {
+  switch (typeof data.type === 'string' ? data.type : data.event) {
     case 'node_started':
       sink.progress(nodeName(data));
       return 'continue';
     case 'node_completed':
       sink.progress(null);
+      return 'continue';
+    case 'text':
+      if (typeof data.text === 'string') sink.text(data.text);
       return 'continue';
     case 'node_error':
       log(`Error occurred in ${nodeName(data)}`);
