@@ -261,5 +261,15 @@ describe('chatting with a chatflow', () => {
       ['user', [{ type: 'text', text: 'owls' }]],
       ['assistant', [{ type: 'text', text: 'Echo: Write about owls' }]],
     ]);
+
+    // The next message carries the conversation so far as the input node's history.
+    const second = await readEvents(await post('chatflow'));
+    const started = second.events[0]!.event as { type: 'run_started'; run_id: string };
+    const detail = await call(app, 'GET', `/runs/${started.run_id}`, { token: org.admin.token });
+    expect(detail.body.trigger).toBe('chat');
+    expect(detail.body.node_executions[0].outputs.history).toEqual([
+      { role: 'user', content: 'owls' },
+      { role: 'assistant', content: 'Echo: Write about owls' },
+    ]);
   });
 });

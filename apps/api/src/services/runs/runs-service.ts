@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { chatbots, type conversations, nodeExecutions, runs, userWorkspaceRoles, type Db } from '@atelier/db';
+import {
+  chatbots,
+  type conversations,
+  messages,
+  nodeExecutions,
+  runs,
+  userWorkspaceRoles,
+  type Db,
+} from '@atelier/db';
 import { groupCommit, recordMessage, type Runtime } from '@atelier/runtime';
 import type { FlowConfig, Run, RunDetail, RunStatus, StartRunBody } from '@atelier/schemas';
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
@@ -12,6 +20,8 @@ import type { WorkspacesService } from '../workspaces/workspaces-service';
 import { assertRunnable, parseFlowConfig } from './flow-validation';
 
 type RunRow = typeof runs.$inferSelect;
+/** Messages of the conversation given to a chatflow as its history. */
+const HISTORY_LIMIT = 40;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -160,6 +170,17 @@ export function createRunsService(deps: {
       if (!query.trim() && Object.keys(inputData).length === 0) {
         throw new AppError(422, 'message_required', 'Please enter a message or upload an image');
       }
+      // The conversation so far is the input node's `history` (what LLM nodes take as past messages).
+      const earlier = await db
+        .select({ role: messages.role, content: messages.content })
+        .from(messages)
+        .where(eq(messages.conversationId, conversation.id))
+        .orderBy(desc(messages.createdAt))
+        .limit(HISTORY_LIMIT);
+      const history = earlier.reverse().map((m) => ({
+        role: m.role,
+        content: m.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n'),
+      }));
       await recordMessage(db, conversation.id, 'user', [{ type: 'text', text: query }]);
       return create({
         organizationId: principal.organizationId,
@@ -170,7 +191,7 @@ export function createRunsService(deps: {
         trigger: 'chat',
         configVersion: bot.configVersion,
         configuration: config,
-        inputs: inputData,
+        inputs: { history, ...inputData },
         startedBy: principal.userId,
       });
     },
