@@ -9,7 +9,7 @@ import { createInProcessQueue } from './queue/in-process-queue';
 import type { RunQueue } from './queue/run-queue';
 import { createMemoryCancelBus, createRedisCancelBus, type CancelBus } from './runs/cancel-bus';
 import { createRunExecutor } from './runs/execute-run';
-import { reapDeadRuns, STALE_RUN_MS } from './runs/reaper';
+import { QUEUED_LIMIT_MS, reapDeadRuns, STALE_RUN_MS } from './runs/reaper';
 import { createSecretBox } from './security/secret-box';
 import type { UrlPolicy } from './security/url-guard';
 
@@ -88,7 +88,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
 
   // No run stays "running" forever: the embedded mode's orphans at start, then dead runners' runs.
   const reap = (orphansToo = false) =>
-    reapDeadRuns(db, events, { orphansToo }).catch((error: unknown) => options.onError(error, 'reaper'));
+    reapDeadRuns(db, events, { orphansToo, ...(redisUrl ? {} : { queuedLimitMs: QUEUED_LIMIT_MS }) }).catch(
+      (error: unknown) => options.onError(error, 'reaper'),
+    );
   if (!redisUrl && options.singleProcess && options.executesRuns) void reap(true);
   const reaper = options.executesRuns ? setInterval(() => void reap(), STALE_RUN_MS / 3) : null;
   reaper?.unref();
