@@ -120,7 +120,8 @@ describe.skipIf(inject('noBrowser'))('the admin builds a chatbot in the UI', () 
     expect(await member.getAttribute('aria-checked')).toBe('false');
     await member.click();
     await adminPage.getByText('Access granted.').waitFor();
-    expect(await member.getAttribute('aria-checked')).toBe('true');
+    // The list is fetched again after the grant.
+    await expect.poll(() => member.getAttribute('aria-checked')).toBe('true');
     expect(
       await dialog.getByRole('checkbox', { name: new RegExp(outsiderEmail) }).getAttribute('aria-checked'),
     ).toBe('false');
@@ -309,14 +310,7 @@ describe.skipIf(inject('noBrowser'))('a chatflow in the chat', () => {
     await box.fill('a brave little toaster');
     await box.press('Enter');
     await lastAssistant().getByText('Echo: Story: a brave little toaster').waitFor();
-    await page.waitForFunction(
-      () =>
-        document
-          .querySelectorAll('[data-testid=assistant-message]')
-          [document.querySelectorAll('[data-testid=assistant-message]').length - 1]?.getAttribute(
-            'data-state',
-          ) === 'done',
-    );
+    await expect.poll(() => lastAssistant().getAttribute('data-state')).toBe('done');
     await shot(page, 'chat-chatflow');
     await page.reload();
     await lastAssistant().getByText('Echo: Story: a brave little toaster').waitFor();
