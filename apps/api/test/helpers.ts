@@ -145,3 +145,34 @@ export function linkToken(mails: Mail[], to: string, path: string): string {
   if (!match?.[1]) throw new Error(`no mail to ${to} with a ${path} link`);
   return match[1];
 }
+
+/** A provider on the fake OpenAI-compatible server in the workspace, and a model of it. */
+export async function fakeModel(
+  app: FastifyInstance,
+  org: Org,
+  workspaceId: string,
+  fakeUrl: string,
+  model: { name?: string; type?: string } = {},
+): Promise<{ providerId: string; modelId: string }> {
+  const provider = await call(app, 'POST', '/providers', {
+    token: org.admin.token,
+    body: {
+      workspace_id: workspaceId,
+      name: 'Fake',
+      kind: 'openai_compatible',
+      base_url: `${fakeUrl}/v1`,
+      api_key: 'test-key',
+    },
+  });
+  const providerId = provider.body.provider_id as string;
+  const created = await call(app, 'POST', '/models', {
+    token: org.admin.token,
+    body: {
+      workspace_id: workspaceId,
+      provider_id: providerId,
+      model_name: model.name ?? 'gpt-4o-mini',
+      model_type: model.type ?? 'llm',
+    },
+  });
+  return { providerId, modelId: created.body.model_id as string };
+}

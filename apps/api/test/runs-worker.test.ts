@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { finished, flowBot, readEvents, storyFlow } from './flows';
-import { call, createOrg, testConfig, type Org } from './helpers';
+import { call, createOrg, fakeModel, testConfig, type Org } from './helpers';
 
 // Runs on BullMQ with separate worker processes, as in production: the API only enqueues.
 const REDIS_URL = process.env.REDIS_URL;
@@ -65,24 +65,7 @@ describe.skipIf(!REDIS_URL || !DATABASE_URL)('runs on separate workers (BullMQ)'
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     org = await createOrg(app);
     const ws = await org.workspace(org.admin, 'Workers');
-    const providerId = (
-      await call(app, 'POST', '/providers', {
-        token: org.admin.token,
-        body: {
-          workspace_id: ws,
-          name: 'Fake',
-          kind: 'openai_compatible',
-          base_url: `${fake.url}/v1`,
-          api_key: 'test-key',
-        },
-      })
-    ).body.provider_id;
-    const modelId = (
-      await call(app, 'POST', '/models', {
-        token: org.admin.token,
-        body: { workspace_id: ws, provider_id: providerId, model_name: 'gpt-4o-mini', model_type: 'llm' },
-      })
-    ).body.model_id;
+    const { modelId } = await fakeModel(app, org, ws, fake.url);
     workflow = await flowBot(app, org, ws, 'workflow', storyFlow(modelId));
   }, 60_000);
   afterAll(async () => {

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { echoFlow, finished, flowBot, readEvents, storyFlow, types } from './flows';
-import { call, createOrg, testConfig, type Org } from './helpers';
+import { call, createOrg, fakeModel, testConfig, type Org } from './helpers';
 
 // Runs through the API in whichever mode the environment gives: in process (no REDIS_URL) or on
 // BullMQ with the API's own worker (REDIS_URL, as on CI). runs-worker.test.ts covers separate workers.
@@ -29,24 +29,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   org = await createOrg(app);
   ws = await org.workspace(org.admin, 'Flows');
-  const providerId = (
-    await call(app, 'POST', '/providers', {
-      token: org.admin.token,
-      body: {
-        workspace_id: ws,
-        name: 'Fake',
-        kind: 'openai_compatible',
-        base_url: `${fake.url}/v1`,
-        api_key: 'test-key',
-      },
-    })
-  ).body.provider_id;
-  modelId = (
-    await call(app, 'POST', '/models', {
-      token: org.admin.token,
-      body: { workspace_id: ws, provider_id: providerId, model_name: 'gpt-4o-mini', model_type: 'llm' },
-    })
-  ).body.model_id;
+  ({ modelId } = await fakeModel(app, org, ws, fake.url));
   workflow = await flowBot(app, org, ws, 'workflow', storyFlow(modelId));
 });
 afterAll(async () => {
