@@ -13,3 +13,4 @@ export * from './chatbots';
 export * from './chat';
 export * from './flow';
 export * from './runs';
+export * from './final-output';
