@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { messages } from '@atelier/db';
+import { messages, runs } from '@atelier/db';
 import { sharedTestDatabase, startFakeProvider, type FakeProvider } from '@atelier/testkit';
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -147,6 +147,34 @@ describe('runs', () => {
     const whole = await readEvents(await events(runId));
     expect([...first.events, ...rest.events].map((s) => s.id)).toEqual(whole.events.map((s) => s.id));
     expect(whole.events.at(-1)!.event.type).toBe('execution_completed');
+  });
+
+  it('a finished run whose log has expired still answers its end, and the stream closes', async () => {
+    const [old] = await app.db
+      .insert(runs)
+      .values({
+        organizationId: org.id,
+        workspaceId: ws,
+        chatbotId: workflow,
+        chatbotType: 'workflow',
+        trigger: 'test',
+        status: 'succeeded',
+        configuration: echoFlow(),
+        outputs: { response: 'long ago' },
+        finalOutput: 'long ago',
+        startedBy: org.admin.id,
+      })
+      .returning();
+    const { events: seen, done } = await readEvents(await events(old!.id));
+    expect(done).toBe(true);
+    expect(seen.map((s) => s.event)).toEqual([
+      {
+        type: 'execution_completed',
+        run_id: old!.id,
+        outputs: { response: 'long ago' },
+        final_output: 'long ago',
+      },
+    ]);
   });
 
   it('a client that leaves does not stop the run', async () => {

@@ -1,5 +1,6 @@
 import { HEARTBEAT_MS, STREAM_DONE } from '@atelier/schemas';
 import type { EventLog } from '@atelier/runtime';
+import type { FlowStreamEvent } from '@atelier/schemas';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 
 export interface SseStream {
@@ -72,13 +73,21 @@ export async function relayRunEvents(
     runId: string;
     after: string | null;
     log: FastifyBaseLogger;
+    /** For a run that has ended: its end, sent if the log (kept an hour) no longer has it. */
+    ended?: FlowStreamEvent | null;
   },
 ): Promise<void> {
   const stream = openSse(reply, options.heartbeatMs);
   try {
-    for await (const { id, event } of options.events.read(options.runId, options.after, stream.signal)) {
+    let sawEnd = false;
+    const events = options.events.read(options.runId, options.after, stream.signal, {
+      follow: !options.ended,
+    });
+    for await (const { id, event } of events) {
       stream.send(event, id);
+      if (event.type === 'execution_completed' || event.type === 'execution_error') sawEnd = true;
     }
+    if (!sawEnd && options.ended && !stream.signal.aborted) stream.send(options.ended);
   } catch (error) {
     options.log.error({ err: error, runId: options.runId }, 'run events relay failed');
   } finally {

@@ -14,6 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ALL_ROLES, BUILDERS, principalOf } from '../plugins/auth';
 import { relayRunEvents } from '../plugins/sse';
+import { endOf } from '../services/runs/runs-service';
 import { errorAnswers } from './responses';
 
 const tags = ['runs'];
@@ -160,6 +161,7 @@ const runsRoutes: FastifyPluginAsyncZod = async (app) => {
         runId: run.id,
         after,
         log: request.log,
+        ended: endOf(run),
       });
     },
   );

@@ -18,9 +18,14 @@ export interface EventLog {
   appendMany(runId: string, events: FlowStreamEvent[]): Promise<void>;
   /**
    * The events after `afterId` (all of them when null), then each new one as it comes, until the run's
-   * terminal event or `signal` aborts.
+   * terminal event or `signal` aborts. With `follow: false`, only what is there now.
    */
-  read(runId: string, afterId: string | null, signal: AbortSignal): AsyncIterable<LoggedEvent>;
+  read(
+    runId: string,
+    afterId: string | null,
+    signal: AbortSignal,
+    options?: { follow?: boolean },
+  ): AsyncIterable<LoggedEvent>;
   close(): Promise<void>;
 }
 

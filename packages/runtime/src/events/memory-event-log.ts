@@ -43,8 +43,10 @@ export function createMemoryEventLog(retentionMs = EVENT_RETENTION_MS): EventLog
       return id;
     },
 
-    async *read(runId, afterId, signal) {
-      const log = logOf(runId);
+    async *read(runId, afterId, signal, options) {
+      const follow = options?.follow ?? true;
+      const log = logs.get(runId) ?? (follow ? logOf(runId) : undefined);
+      if (!log) return;
       let next = afterId ? Number(afterId) : 0;
       if (!Number.isInteger(next) || next < 0) next = 0;
       while (!signal.aborted) {
@@ -53,7 +55,7 @@ export function createMemoryEventLog(retentionMs = EVENT_RETENTION_MS): EventLog
           yield entry;
           if (isTerminal(entry.event)) return;
         }
-        if (log.finished) return;
+        if (log.finished || !follow) return;
         await new Promise<void>((resolve) => {
           const wake = () => {
             signal.removeEventListener('abort', wake);

@@ -73,7 +73,8 @@ export function createRedisEventLog(url: string, prefix = 'atelier'): EventLog {
       return id as string;
     },
 
-    async *read(runId, afterId, signal) {
+    async *read(runId, afterId, signal, options) {
+      const follow = options?.follow ?? true;
       let last = afterId && /^\d+-\d+$/.test(afterId) ? afterId : null;
       let nudged = false;
       const wake = { fn: () => undefined as void };
@@ -96,6 +97,7 @@ export function createRedisEventLog(url: string, prefix = 'atelier'): EventLog {
             if (isTerminal(event)) return;
           }
           if (entries.length === 500 || nudged) continue;
+          if (!follow) return;
           await new Promise<void>((resolve) => {
             const timer = setTimeout(done, SAFETY_POLL_MS);
             function done() {

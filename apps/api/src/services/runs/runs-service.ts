@@ -9,7 +9,7 @@ import {
   type Db,
 } from '@atelier/db';
 import { groupCommit, recordMessage, type Runtime } from '@atelier/runtime';
-import type { FlowConfig, Run, RunDetail, RunStatus, StartRunBody } from '@atelier/schemas';
+import type { FlowConfig, FlowStreamEvent, Run, RunDetail, RunStatus, StartRunBody } from '@atelier/schemas';
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import type { ChatbotRow } from '../chatbots/chatbot-view';
@@ -43,6 +43,27 @@ export function toRun(row: RunRow): Run {
     started_at: iso(row.startedAt),
     finished_at: iso(row.finishedAt),
   };
+}
+
+/** A finished run's last event, rebuilt from its row; null while it runs. */
+export function endOf(row: RunRow): FlowStreamEvent | null {
+  if (row.status === 'succeeded') {
+    return {
+      type: 'execution_completed',
+      run_id: row.id,
+      outputs: row.outputs ?? {},
+      final_output: row.finalOutput ?? '',
+    };
+  }
+  if (row.status === 'failed' || row.status === 'cancelled') {
+    return {
+      type: 'execution_error',
+      run_id: row.id,
+      error: row.error ?? 'Workflow/Chatflow execution error.',
+      status: row.status,
+    };
+  }
+  return null;
 }
 
 function flowType(bot: ChatbotRow): 'chatflow' | 'workflow' {
