@@ -74,7 +74,9 @@ export async function jiraCall(
       isRecord(parsed) && Array.isArray(parsed.errorMessages)
         ? [...parsed.errorMessages, ...Object.values(isRecord(parsed.errors) ? parsed.errors : {})].join(' ')
         : '';
-    const message = `Jira answered ${response.status}${messages ? `: ${messages}` : '.'}`;
+    // Jira often answers a bad email/token pair with an empty or HTML body: say what to check.
+    const hint = response.status === 401 ? ' Check the account email and API token.' : '';
+    const message = `Jira answered ${response.status}${messages ? `: ${messages}` : '.'}${hint}`;
     throw response.status < 500 && response.status !== 429 ? new PermanentError(message) : new Error(message);
   }
   return parsed;

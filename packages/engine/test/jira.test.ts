@@ -180,6 +180,19 @@ describe('jira_tools as a step', () => {
     expect(odd.error).toMatch(/"..\/admin" is not a Jira issue key\.$/);
     expect(jira.calls).toHaveLength(1);
   });
+
+  it('says to check the email and API token when Jira refuses them, even without a JSON body', async () => {
+    const http = async (): Promise<HttpServiceResponse> => ({
+      status: 401,
+      headers: { 'content-type': 'text/html' },
+      body: new Uint8Array(),
+    });
+    const refused = await runNode(
+      node('jira_tools', 'ji01', { ...account, operation: 'get', issue_key: 'OPS-1' }),
+      stubServices({ http }),
+    );
+    expect(refused.error).toMatch(/Jira answered 401\. Check the account email and API token\.$/);
+  });
 });
 
 describe('jira_tools for an agent', () => {

@@ -206,6 +206,21 @@ describe('speech', () => {
     expect(outputs).toEqual({ text: 'hello world' });
   });
 
+  it('speech_to_text names a data: URL upload with the extension of its media type', async () => {
+    const names: string[] = [];
+    const transcribe = async (req: TranscribeServiceRequest) => {
+      names.push(req.audio.name);
+      return { text: 'ok' };
+    };
+    const stt = node('speech_to_text', 'st01', { modelId: 'whisper', file: '{{#input_in01.audio#}}' });
+    for (const mime of ['audio/wav', 'audio/mpeg', 'audio/webm']) {
+      await runNode(stt, stubServices({ transcribe }), { audio: `data:${mime};base64,AAAA` }, [
+        { name: 'audio', type: 'audio', isMandatory: true },
+      ]);
+    }
+    expect(names).toEqual(['audio.wav', 'audio.mp3', 'audio.webm']);
+  });
+
   it('speech_to_text fetches a file given by URL through services.http', async () => {
     const calls: HttpServiceRequest[] = [];
     const http = async (req: HttpServiceRequest) => {

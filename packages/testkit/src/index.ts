@@ -1,2 +1,3 @@
 export * from './db';
 export * from './fake-provider';
+export * from './fake-jira';

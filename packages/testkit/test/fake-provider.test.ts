@@ -331,6 +331,21 @@ describe('media endpoints', () => {
     });
   });
 
+  it('refuses an upload whose name has no audio extension, like OpenAI', async () => {
+    const data = new FormData();
+    data.append('file', new Blob([new Uint8Array(10)], { type: 'audio/wav' }), 'audio');
+    data.append('model', 'whisper-1');
+    const res = await fetch(`${provider.url}/v1/audio/transcriptions`, {
+      method: 'POST',
+      headers: BEARER,
+      body: data,
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as any).error.message).toMatch(
+      /^Invalid file format\. Supported formats: \['flac'/,
+    );
+  });
+
   it('makes video clients poll until the job completes', async () => {
     const created: any = await (
       await post('/v1/videos', { model: 'sora-2', prompt: 'waves', seconds: '8', size: '1280x720' })

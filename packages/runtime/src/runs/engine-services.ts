@@ -33,6 +33,8 @@ const missing = (what: string, target: ModelTarget) =>
     `The model "${target.model.name}" (${target.provider.kind}) cannot ${what}; choose another model.`,
   );
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function need<K extends keyof ProviderAdapters>(
   adapters: ProviderAdapters,
   key: K,
@@ -55,7 +57,17 @@ export function createEngineServices(deps: {
   httpPolicy: UrlPolicy;
 }): EngineServices {
   const { db, models, scope } = deps;
-  const target = (modelId: string) => models.target(scope.organizationId, scope.workspaceId, modelId);
+  const target = async (modelId: string) => {
+    // A flow's model ids are free text: anything but a UUID would reach the query and fail there.
+    if (!UUID.test(modelId)) {
+      throw new RuntimeError(
+        404,
+        'model_not_found',
+        `The model ${modelId} does not exist in this workspace; choose another model.`,
+      );
+    }
+    return models.target(scope.organizationId, scope.workspaceId, modelId);
+  };
   const adaptersOf = (t: ModelTarget) => models.adaptersFor(t.provider);
 
   async function charge(t: ModelTarget, used: Consumption, what: string) {
@@ -72,7 +84,6 @@ export function createEngineServices(deps: {
   return {
     async chat(request) {
       const primary = await target(request.modelId);
-      const fallback = request.fallbackModelId ? await target(request.fallbackModelId) : null;
       const started = performance.now();
       let firstTokenMs: number | null = null;
       let streamedText = '';
@@ -113,7 +124,10 @@ export function createEngineServices(deps: {
         } catch (error) {
           // The fallback answers only if nothing reached the client yet: an answer is never spliced.
           const retryable = error instanceof ProviderError && error.code !== 'cancelled';
-          if (!fallback || !retryable || streamedText) throw error;
+          if (!request.fallbackModelId || !retryable || streamedText) throw error;
+          // Looked up only now: a fallback deleted since the flow was saved must not stop a working model.
+          const fallback = await target(request.fallbackModelId).catch(() => null);
+          if (!fallback) throw error;
           used = fallback;
           result = await attempt(fallback);
         }

@@ -26,6 +26,12 @@ export interface GuardedResponse {
 const MAX_REDIRECTS = 5;
 export const MAX_RESPONSE_BYTES = 20 * 1024 * 1024;
 
+// Like fetch: credentials are for the origin they were given for, never for where it redirects to.
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
+const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding', 'transfer-encoding']);
+const without = (headers: Record<string, string>, names: ReadonlySet<string>) =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => !names.has(name.toLowerCase())));
+
 /**
  * Every URL a flow node fetches goes through here: the address is checked when the connection is made
  * (the resolver itself refuses private or reserved addresses, so a DNS answer cannot change between
@@ -36,9 +42,10 @@ export async function guardedRequest(request: GuardedRequest, policy: UrlPolicy)
   let url = request.url;
   let method = request.method.toUpperCase();
   let body = request.body;
+  let headers = request.headers;
   for (let hop = 0; ; hop++) {
     await assertSafeUrl(url, policy, 'The request URL');
-    const res = await once({ ...request, url, method, body }, policy);
+    const res = await once({ ...request, url, method, headers, body }, policy);
     const location = res.headers.location;
     if (res.status >= 300 && res.status < 400 && location) {
       if (hop >= MAX_REDIRECTS) {
@@ -48,10 +55,13 @@ export async function guardedRequest(request: GuardedRequest, policy: UrlPolicy)
           `More than ${MAX_REDIRECTS} redirects from ${request.url}.`,
         );
       }
-      url = new URL(location, url).toString();
+      const next = new URL(location, url);
+      if (next.origin !== new URL(url).origin) headers = without(headers, CREDENTIAL_HEADERS);
+      url = next.toString();
       if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
         method = 'GET';
         body = undefined;
+        headers = without(headers, BODY_HEADERS);
       }
       continue;
     }

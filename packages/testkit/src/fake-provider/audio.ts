@@ -32,6 +32,9 @@ function subtitle(text: string, separator: ',' | '.'): string {
   return `00:00:00${separator}000 --> 00:00:01${separator}000\n${text}\n`;
 }
 
+// OpenAI tells the format by the file name's extension and refuses a name without a known one.
+const TRANSCRIBABLE = ['flac', 'm4a', 'mp3', 'mp4', 'mpeg', 'mpga', 'oga', 'ogg', 'wav', 'webm'];
+
 /** POST /v1/audio/transcriptions and /v1/audio/translations (multipart/form-data). */
 export function transcription(kind: 'Transcript' | 'Translation') {
   return async (ex: Exchange): Promise<void> => {
@@ -39,6 +42,12 @@ export function transcription(kind: 'Transcript' | 'Translation') {
     if (!form) throw invalid('Expected a multipart/form-data body.');
     const file = form.get('file');
     if (!(file instanceof File)) throw invalid("Missing required parameter: 'file'.");
+    const extension = file.name.includes('.') ? file.name.split('.').pop()!.toLowerCase() : '';
+    if (!TRANSCRIBABLE.includes(extension)) {
+      throw invalid(
+        `Invalid file format. Supported formats: [${TRANSCRIBABLE.map((f) => `'${f}'`).join(', ')}]`,
+      );
+    }
     const model = ex.deployment ?? requireString(Object.fromEntries(form), 'model');
     const format = String(form.get('response_format') ?? 'json');
     if (!(await passModelSwitches(ex, model, false))) return;
