@@ -90,8 +90,8 @@ const mainPages = [
   mainPage('/knowledges/collections/edit/$id', BUILDERS, placeholder),
   mainPage('/studio', BUILDERS, () => import('@/features/studio/studio-page')),
   mainPage('/studio/simple/$chatbotId', BUILDERS, () => import('@/features/studio/simple-chatbot-page')),
-  mainPage('/studio/chatflow/$chatbotId', BUILDERS, placeholder),
-  mainPage('/studio/workflow/$chatbotId', BUILDERS, placeholder),
+  mainPage('/studio/chatflow/$chatbotId', BUILDERS, () => import('@/features/flow-editor/chatflow-page')),
+  mainPage('/studio/workflow/$chatbotId', BUILDERS, () => import('@/features/flow-editor/workflow-page')),
   mainPage('/analytics', ALL, placeholder),
 ];
 

@@ -9,6 +9,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     readonly detail: string,
+    /** The whole answer body when it was JSON (e.g. a flow's `problems` with a 422). */
+    readonly body: unknown = null,
   ) {
     super(detail);
     this.name = 'ApiError';
@@ -41,7 +43,7 @@ async function toError(res: Response): Promise<ApiError> {
   }
   const detail = typeof body?.detail === 'string' ? body.detail : `${res.status} ${res.statusText}`.trim();
   const code = typeof body?.code === 'string' ? body.code : `http_${res.status}`;
-  return new ApiError(res.status, code, detail);
+  return new ApiError(res.status, code, detail, body);
 }
 
 /**

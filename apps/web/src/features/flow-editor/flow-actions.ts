@@ -1,0 +1,84 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '@/lib/api-client';
+import { toast } from '@/stores/toasts';
+import { clearDraft } from './draft';
+import { type FlowProblemView, useEditorStore } from './editor-store';
+import { FLOW_ERRORS, publishFlow, saveFlow } from './queries';
+import { toConfiguration } from './serialize';
+
+const detailOf = (error: unknown) => (error instanceof ApiError ? error.detail : undefined);
+
+function problemsOf(error: unknown): FlowProblemView[] {
+  if (!(error instanceof ApiError) || !error.body || typeof error.body !== 'object') return [];
+  const problems = (error.body as { problems?: unknown }).problems;
+  return Array.isArray(problems) ? (problems as FlowProblemView[]) : [];
+}
+
+/**
+ * Save and publish (spec section 4): save by type (both through the chatflow path), publish by id. Publish
+ * saves unsaved edits first; a refused publish shows the flow's problems on the nodes they concern.
+ */
+export function useFlowActions(chatbotId: string) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [saving, setSaving] = useState(false);
+  const [publishing, setPublishing] = useState(false);
+
+  async function save(quiet = false): Promise<boolean> {
+    const s = useEditorStore.getState();
+    if (!s.chatbot || !s.loaded) {
+      toast.error(t('flow.errors.save'), FLOW_ERRORS.saveNothing);
+      return false;
+    }
+    setSaving(true);
+    const snapshot = { nodes: s.nodes, edges: s.edges };
+    try {
+      await saveFlow(s.chatbot.id, toConfiguration(snapshot));
+      // Edits made while the request was out stay unsaved.
+      const now = useEditorStore.getState();
+      if (now.nodes === snapshot.nodes && now.edges === snapshot.edges) {
+        now.markSaved();
+        clearDraft(chatbotId);
+      }
+      void queryClient.invalidateQueries({ queryKey: ['chatbots'] });
+      if (!quiet) toast.success(t('flow.toolbar.saved'));
+      return true;
+    } catch (error) {
+      toast.error(t('flow.errors.save'), detailOf(error));
+      return false;
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  async function publish(): Promise<void> {
+    const s = useEditorStore.getState();
+    if (!s.chatbot) {
+      toast.error(t('flow.errors.publish'), FLOW_ERRORS.publishNothing);
+      return;
+    }
+    setPublishing(true);
+    try {
+      if (s.dirty && !(await save(true))) return;
+      await publishFlow(s.chatbot.id);
+      const now = useEditorStore.getState();
+      now.setProblems([]);
+      if (now.chatbot) useEditorStore.setState({ chatbot: { ...now.chatbot, is_published: true } });
+      void queryClient.invalidateQueries({ queryKey: ['chatbots'] });
+      toast.success(t('flow.toolbar.published'));
+    } catch (error) {
+      const problems = problemsOf(error);
+      useEditorStore.getState().setProblems(problems);
+      toast.error(
+        t('flow.errors.publish'),
+        problems.length > 0 ? t('flow.toolbar.problemsFound', { count: problems.length }) : detailOf(error),
+      );
+    } finally {
+      setPublishing(false);
+    }
+  }
+
+  return { save, publish, saving, publishing };
+}

@@ -1,0 +1,132 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
+import { ReactFlowProvider } from '@xyflow/react';
+import { ArrowLeft, SearchX } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '@/components/ui/button';
+import { EmptyState, Loading } from '@/features/providers/states';
+import { Canvas } from './canvas';
+import { DraftBanner, LeaveGuard } from './editor-guards';
+import { useEditorStore } from './editor-store';
+import { useFlowActions } from './flow-actions';
+import { Inspector } from './inspector';
+import { Palette } from './palette';
+import { FlowLoadError, loadFlow } from './queries';
+import { fromConfiguration } from './serialize';
+import { useEditorShortcuts } from './shortcuts';
+import { TemplatePicker } from './template-picker';
+import { Toolbar } from './toolbar';
+import { useAddInView } from './use-add-in-view';
+
+type FlowType = 'chatflow' | 'workflow';
+
+function NotFound({ type }: { type: FlowType }) {
+  const { t } = useTranslation();
+  return (
+    <div className="mx-auto grid max-w-3xl gap-4 p-6" data-testid="flow-not-found">
+      <EmptyState
+        icon={SearchX}
+        title={t(type === 'chatflow' ? 'flow.notFound.chatflow' : 'flow.notFound.workflow')}
+        text={t('flow.notFound.text')}
+        action={
+          <Button variant="outline" asChild>
+            <Link to="/studio">
+              <ArrowLeft /> {t('flow.toolbar.back')}
+            </Link>
+          </Button>
+        }
+      />
+    </div>
+  );
+}
+
+function LoadFailure({ error, chatbotId }: { error: unknown; chatbotId: string }) {
+  const { t } = useTranslation();
+  const invalidType = error instanceof FlowLoadError && error.kind === 'invalid_type';
+  return (
+    <div className="mx-auto grid max-w-3xl gap-3 p-6" role="alert" data-testid="flow-load-error">
+      <p className="text-sm font-medium text-destructive">
+        {invalidType ? t('flow.errors.invalidType') : t('flow.errors.fetchConfig')}
+      </p>
+      <Link
+        to={invalidType ? '/studio/simple/$chatbotId' : '/studio'}
+        params={{ chatbotId }}
+        className="text-sm text-primary hover:underline"
+      >
+        {t('flow.toolbar.back')}
+      </Link>
+    </div>
+  );
+}
+
+function Editor({ type, chatbotId }: { type: FlowType; chatbotId: string }) {
+  const [templatesOpen, setTemplatesOpen] = useState(false);
+  const [, setTryOpen] = useState(false);
+  const [, setRunsOpen] = useState(false);
+  const actions = useFlowActions(chatbotId);
+  const addInView = useAddInView();
+  useEditorShortcuts({ save: () => void actions.save() });
+
+  // Spec section 2: the picker opens by itself when the loaded configuration has no nodes.
+  useEffect(() => {
+    if (useEditorStore.getState().nodes.length === 0) setTemplatesOpen(true);
+  }, []);
+
+  return (
+    <div className="flex h-[calc(100vh-3.5rem)] flex-col" data-testid="flow-editor">
+      <Toolbar
+        type={type}
+        saving={actions.saving}
+        publishing={actions.publishing}
+        onSave={() => void actions.save()}
+        onPublish={() => void actions.publish()}
+        onTemplates={() => setTemplatesOpen(true)}
+        onRuns={() => setRunsOpen(true)}
+        onTry={() => setTryOpen(true)}
+      />
+      <DraftBanner chatbotId={chatbotId} />
+      <div className="flex min-h-0 flex-1">
+        <Palette onAdd={addInView} />
+        <Canvas />
+        <Inspector />
+      </div>
+      <TemplatePicker open={templatesOpen} onOpenChange={setTemplatesOpen} type={type} />
+      <LeaveGuard />
+    </div>
+  );
+}
+
+/** /studio/chatflow/$chatbotId and /studio/workflow/$chatbotId: the canvas editors. */
+export function FlowEditorPage({ type }: { type: FlowType }) {
+  const { chatbotId = '' } = useParams({ strict: false });
+  const load = useQuery({
+    queryKey: ['flow', chatbotId, type],
+    queryFn: () => loadFlow(chatbotId, type),
+    retry: false,
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+    gcTime: 0,
+  });
+  const [readyFor, setReadyFor] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!load.data) return;
+    useEditorStore.getState().load(load.data.chatbot, fromConfiguration(load.data.configuration).graph);
+    setReadyFor(chatbotId);
+    return () => useEditorStore.getState().reset();
+  }, [load.data, chatbotId]);
+
+  if (load.isPending) return <Loading />;
+  if (load.isError) {
+    if (load.error instanceof FlowLoadError && load.error.kind === 'not_found')
+      return <NotFound type={type} />;
+    return <LoadFailure error={load.error} chatbotId={chatbotId} />;
+  }
+  if (readyFor !== chatbotId) return <Loading />;
+  return (
+    <ReactFlowProvider key={chatbotId}>
+      <Editor type={type} chatbotId={chatbotId} />
+    </ReactFlowProvider>
+  );
+}

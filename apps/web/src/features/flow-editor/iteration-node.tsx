@@ -1,0 +1,44 @@
+import type { EditorNode } from './graph-ops';
+import { Handle, NodeResizer, type NodeProps, Position } from '@xyflow/react';
+import { AlertTriangle, Repeat } from 'lucide-react';
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { cn } from '@/lib/utils';
+import { useEditorStore } from './editor-store';
+import { NodeStatusBadge, useStatusRing } from './node-status';
+
+const handleClass = '!size-3 !border-2 !border-background !bg-muted-foreground';
+
+/** An iteration: a resizable frame whose children run once per item. */
+export const IterationNode = memo(function IterationNode({ id, data, selected }: NodeProps<EditorNode>) {
+  const { t } = useTranslation();
+  const problems = useEditorStore((s) => s.problems.filter((p) => p.node_id === id).length);
+  const ring = useStatusRing(id);
+  return (
+    <div
+      data-testid={`node-${id}`}
+      data-node-type="iteration"
+      className={cn(
+        'size-full rounded-xl border-2 border-dashed border-indigo-400/70 bg-indigo-50/40 dark:bg-indigo-950/20',
+        selected && 'border-solid border-primary',
+        problems > 0 && 'border-destructive',
+        ring,
+      )}
+    >
+      <NodeResizer isVisible={selected} minWidth={320} minHeight={200} color="var(--color-primary)" />
+      <Handle type="target" position={Position.Left} className={handleClass} />
+      <div className="flex items-center gap-2 px-3 py-2">
+        <span className="grid size-6 place-items-center rounded-md bg-indigo-500 text-white">
+          <Repeat className="size-3.5" />
+        </span>
+        <span className="truncate text-sm font-medium">{data.label || id}</span>
+        <span className="font-mono text-[10px] text-muted-foreground">{id}</span>
+        <span className="flex-1" />
+        {problems > 0 && <AlertTriangle className="size-4 text-destructive" />}
+        <NodeStatusBadge nodeId={id} />
+      </div>
+      <p className="px-3 text-xs text-muted-foreground">{t('flow.node.iterationHint')}</p>
+      <Handle type="source" position={Position.Right} className={handleClass} />
+    </div>
+  );
+});
