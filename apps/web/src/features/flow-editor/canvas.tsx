@@ -10,6 +10,7 @@ import {
   useReactFlow,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
+import './canvas.css';
 import { type DragEvent, useCallback, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '@/stores/toasts';
@@ -19,6 +20,7 @@ import { checkConnection, type Connection, type EditorNode, type EditorEdge } fr
 import { IterationNode } from './iteration-node';
 import { NODE_DRAG_TYPE } from './palette';
 import { useRunStore } from './runs/run-store';
+import { useDarkMode } from './use-dark-mode';
 
 /** Every catalog type drawn by the card, iterations by their frame; built once. */
 const NODE_TYPES: NodeTypes = Object.fromEntries(
@@ -57,6 +59,7 @@ export function Canvas() {
   const selectNode = useEditorStore((s) => s.selectNode);
   const containerAt = useContainerAt();
   const wrapper = useRef<HTMLDivElement>(null);
+  const dark = useDarkMode();
 
   const isValidConnection = useCallback(
     (c: Connection | EditorEdge) => checkConnection(useEditorStore.getState(), c) === null,
@@ -96,7 +99,7 @@ export function Canvas() {
   );
 
   return (
-    <div ref={wrapper} className="relative h-full min-w-0 flex-1" data-testid="flow-canvas">
+    <div ref={wrapper} className="atelier-canvas relative h-full min-w-0 flex-1" data-testid="flow-canvas">
       <ReactFlow<EditorNode, EditorEdge>
         nodes={nodes}
         edges={edges}
@@ -129,6 +132,7 @@ export function Canvas() {
         multiSelectionKeyCode={['Meta', 'Control', 'Shift']}
         onlyRenderVisibleElements
         proOptions={{ hideAttribution: true }}
+        colorMode={dark ? 'dark' : 'light'}
       >
         <Background variant={BackgroundVariant.Dots} gap={16} size={1} />
         <MiniMap pannable zoomable className="!bg-background" nodeStrokeWidth={3} />

@@ -1,5 +1,6 @@
 import { FLOW_TEMPLATES } from '@atelier/schemas';
 import { LayoutTemplate } from 'lucide-react';
+import { useReactFlow } from '@xyflow/react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -21,12 +22,15 @@ export function TemplatePicker({
 }) {
   const { t } = useTranslation();
   const apply = useEditorStore((s) => s.applyTemplate);
+  const flow = useReactFlow();
   const templates = [...FLOW_TEMPLATES].sort((a, b) => Number(b.type === type) - Number(a.type === type));
 
   const choose = (id: string) => {
     try {
       apply(id);
       onOpenChange(false);
+      // Once the new nodes are measured, show them all.
+      setTimeout(() => void flow.fitView({ maxZoom: 1, padding: 0.2, duration: 200 }), 50);
     } catch (error) {
       toast.error(t('flow.templates.failed'), error instanceof Error ? error.message : undefined);
     }

@@ -1,0 +1,168 @@
+// The canvas editors as a builder uses them: a chatflow from a template, edited, saved and reloaded; a
+// workflow built by hand with a conditional, run, and inspected node by node; and the not-found states.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createWorkspaceInUi, launch, login, newPage, shot } from './browser';
+
+const webUrl = inject('webUrl');
+const apiUrl = inject('apiUrl');
+const admin = inject('admin');
+const fakeProviderUrl = (inject('fakeProviderUrl') ?? '').replace(/\/+$/, '');
+
+let browser: Browser;
+let page: Page;
+let errors: string[];
+let workspaceId: string | null = null;
+
+/** The API as the admin, only to set the stage (a provider and its model, the chatbots) and clean up. */
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const token = await page.evaluate(() => localStorage.getItem('access_token'));
+  const res = await fetch(`${apiUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} -> ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+async function createBot(name: string, type: 'chatflow' | 'workflow'): Promise<string> {
+  const { id } = await call<{ id: string }>('POST', '/chatbots', { workspace_id: workspaceId, name, type });
+  return id;
+}
+
+/** Chooses an option of the inspector's select labelled `label`. */
+async function choose(label: string, option: string) {
+  await page.getByTestId('inspector').getByLabel(label, { exact: true }).click();
+  await page.getByRole('option', { name: option }).click();
+}
+
+/** Inserts `output` of `nodeId` through the variable menu of the field labelled `label`. */
+async function insertVariable(fieldLabel: string, nodeId: string, output: string) {
+  const field = page
+    .getByTestId('inspector')
+    .locator('div.grid.gap-1', { has: page.getByLabel(fieldLabel, { exact: true }) });
+  await field.getByRole('button', { name: 'Variable' }).first().click();
+  const menu = page.getByTestId('variable-menu');
+  await menu.waitFor();
+  expect(await menu.textContent()).toContain(nodeId);
+  await menu.getByRole('menuitem', { name: output, exact: true }).first().click();
+}
+
+beforeAll(async () => {
+  if (inject('noBrowser')) return;
+  browser = await launch();
+  ({ page, errors } = await newPage(browser, { width: 1440, height: 900 }));
+  await login(page, webUrl, admin.email, admin.password);
+  workspaceId = await createWorkspaceInUi(page, 'Flow lab');
+  const { provider_id } = await call<{ provider_id: string }>('POST', '/providers', {
+    workspace_id: workspaceId,
+    name: 'Fake AI',
+    kind: 'openai_compatible',
+    base_url: `${fakeProviderUrl}/v1`,
+    api_key: 'test-key',
+  });
+  await call('POST', '/models', {
+    workspace_id: workspaceId,
+    provider_id,
+    name: 'Fast model',
+    model_name: 'gpt-4o-mini',
+    model_type: 'llm',
+  });
+});
+
+afterAll(async () => {
+  if (page && workspaceId) await call('DELETE', `/workspaces/${workspaceId}`).catch(() => undefined);
+  await browser?.close();
+});
+
+describe.skipIf(inject('noBrowser'))('the chatflow editor', () => {
+  it('builds a chatflow from the Q&A template, edits a prompt with a reference, saves and reloads it', async () => {
+    const id = await createBot('Support answers', 'chatflow');
+    await page.goto(`${webUrl}/studio/chatflow/${id}`);
+    // An empty configuration opens the template picker by itself.
+    const picker = page.getByTestId('template-picker');
+    await picker.waitFor();
+    await shot(page, 'flow-01-template-picker');
+    await picker.getByTestId('template-qa-chatbot').click();
+    await picker.waitFor({ state: 'detached' });
+    await page.getByTestId('node-llm_qa01').waitFor();
+    expect(await page.locator('.react-flow__node').count()).toBe(4);
+    await expect.poll(() => page.getByTestId('unsaved').isVisible()).toBe(true);
+
+    await page.getByTestId('node-llm_qa01').click();
+    await choose('Model *', 'Fast model · Fake AI');
+    const prompt = page.getByTestId('inspector').getByLabel('Prompt *', { exact: true });
+    await prompt.fill('Question: ');
+    await insertVariable('Prompt *', 'input_qa01', 'query');
+    await expect.poll(() => prompt.inputValue()).toBe('Question: {{#input_qa01.query#}}');
+    // The LLM's own output is not offered to itself, nor the output node that follows it.
+    await page.getByTestId('inspector').getByRole('button', { name: 'Variable' }).first().click();
+    const offered = await page.getByTestId('variable-menu').textContent();
+    expect(offered).toContain('knowledge_retrieve_qa01');
+    expect(offered).not.toContain('output_qa01');
+    expect(offered).not.toContain('llm_qa01');
+    await page.keyboard.press('Escape');
+    await shot(page, 'flow-02-prompt-with-reference');
+
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Flow saved').waitFor();
+    await expect.poll(() => page.getByTestId('unsaved').count()).toBe(0);
+
+    await page.reload();
+    await page.getByTestId('node-llm_qa01').click();
+    expect(await page.getByTestId('inspector').getByLabel('Prompt *', { exact: true }).inputValue()).toBe(
+      'Question: {{#input_qa01.query#}}',
+    );
+    expect(await page.getByTestId('template-picker').count()).toBe(0);
+    await shot(page, 'flow-03-reloaded');
+    expect(errors).toEqual([]);
+  });
+
+  it('undoes and redoes edits, and shows a publish refusal on the node concerned', async () => {
+    const id = await createBot('Half done', 'chatflow');
+    await page.goto(`${webUrl}/studio/chatflow/${id}`);
+    await page.getByTestId('template-simple-chatbot').click();
+    await page.getByTestId('node-llm_qs01').waitFor();
+    await page.getByTestId('palette-calculator_tool').click();
+    expect(await page.locator('.react-flow__node').count()).toBe(4);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    expect(await page.locator('.react-flow__node').count()).toBe(3);
+    await page.keyboard.press('Control+Shift+Z');
+    expect(await page.locator('.react-flow__node').count()).toBe(4);
+    await page.keyboard.press('Control+z');
+    await page.keyboard.press('Control+z');
+    // Back to the empty configuration, then forward again to the template.
+    expect(await page.locator('.react-flow__node').count()).toBe(0);
+    await page.getByRole('button', { name: 'Redo' }).click();
+    expect(await page.locator('.react-flow__node').count()).toBe(3);
+
+    // The template's model is not chosen: publishing is refused and says where.
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.getByText('Failed to publish flow').waitFor();
+    await page
+      .getByTestId('node-llm_qs01')
+      .getByText(/problem/)
+      .waitFor();
+    await page.getByTestId('node-llm_qs01').click();
+    await page.getByTestId('inspector').getByText('Model is required.').waitFor();
+    await shot(page, 'flow-04-publish-problems');
+  });
+});
+
+describe.skipIf(inject('noBrowser'))('not found', () => {
+  it('says so for a workflow that does not exist, and for a chatbot of another type', async () => {
+    await page.goto(`${webUrl}/studio/workflow/00000000-0000-4000-8000-000000000000`);
+    await page.getByText('The workflow has not been found.').waitFor();
+    await page.goto(`${webUrl}/studio/chatflow/not-an-id`);
+    await page.getByText('The chatbot has not been found.').waitFor();
+    const chatflow = await createBot('Wrong door', 'chatflow');
+    await page.goto(`${webUrl}/studio/workflow/${chatflow}`);
+    await page.getByText('Invalid chatbot type').waitFor();
+    await shot(page, 'flow-05-not-found');
+  });
+});
