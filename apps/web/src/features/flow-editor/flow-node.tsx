@@ -40,7 +40,7 @@ export const FlowNodeCard = memo(function FlowNodeCard({ id, type, data, selecte
       data-testid={`node-${id}`}
       data-node-type={type}
       className={cn(
-        'w-60 rounded-xl border bg-card text-card-foreground shadow-sm transition-shadow',
+        'w-60 rounded-xl border bg-card text-card-foreground',
         selected && 'ring-2 ring-primary',
         problems > 0 && 'border-destructive ring-1 ring-destructive',
         ring,
