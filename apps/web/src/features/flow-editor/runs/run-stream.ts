@@ -36,6 +36,8 @@ interface Cursor {
   runId: string | null;
   lastEventId: string | null;
   ended: boolean;
+  /** Run events received so far (also counts those of a stream that broke afterwards). */
+  received: number;
 }
 
 export const activeRunKey = (chatbotId: string) => `atelier.flowRun.${chatbotId}`;
@@ -61,19 +63,18 @@ export function createRunClient(options: RunClientOptions) {
 
   const getRun = (runId: string) => api.get<RunDetail>(`/runs/${runId}`);
 
-  /** Feeds a stream's run events to the sink; true when anything arrived. */
+  /** Feeds a stream's run events to the sink. */
   async function consume(
     events: AsyncGenerator<StreamEvent>,
     cursor: Cursor,
     sink: RunSink,
     chatbotId: string | null,
-  ): Promise<boolean> {
-    let received = false;
+  ): Promise<void> {
     for await (const { id, data } of events) {
       const parsed = flowStreamEvent.safeParse(data);
       if (!parsed.success) continue;
       const event = parsed.data;
-      received = true;
+      cursor.received += 1;
       if (id !== undefined) cursor.lastEventId = id;
       if (event.type === 'run_started') {
         cursor.runId = event.run_id;
@@ -82,7 +83,6 @@ export function createRunClient(options: RunClientOptions) {
       sink.event(event, id);
       if (TERMINAL_EVENTS.includes(event.type)) cursor.ended = true;
     }
-    return received;
   }
 
   /** Re-attaches until the run's end arrives, the user aborts, or the attempts run out. */
@@ -95,10 +95,10 @@ export function createRunClient(options: RunClientOptions) {
   ) {
     let fruitless = 0;
     while (!cursor.ended && !signal.aborted) {
-      let received = false;
+      const before = cursor.received;
       try {
         const path = `/runs/${runId}/events`;
-        received = await consume(
+        await consume(
           stream.events(path, { method: 'GET', lastEventId: cursor.lastEventId }, signal),
           cursor,
           sink,
@@ -108,12 +108,12 @@ export function createRunClient(options: RunClientOptions) {
         if (!isRetryable(error)) throw error;
       }
       if (cursor.ended || signal.aborted) return;
-      fruitless = received ? 1 : fruitless + 1;
+      // Counted in a row: an attempt that brought events proves the way back works.
+      fruitless = cursor.received > before ? 1 : fruitless + 1;
       if (fruitless > retries) {
         // The event log may be gone while the run row still knows how it ended.
         const detail = await getRun(runId);
         if (!isFinished(detail.status)) throw new StreamError(LOST_STREAM);
-        sink.load(detail);
         cursor.ended = true;
         return;
       }
@@ -139,7 +139,7 @@ export function createRunClient(options: RunClientOptions) {
     signal: AbortSignal,
     { chatbotId = null, lastEventId = null }: { chatbotId?: string | null; lastEventId?: string | null } = {},
   ): Promise<void> {
-    const cursor: Cursor = { runId, lastEventId, ended: false };
+    const cursor: Cursor = { runId, lastEventId, ended: false, received: 0 };
     remember(chatbotId, runId);
     await reattach(runId, cursor, sink, chatbotId, signal);
     if (cursor.ended) await settle(cursor, sink, chatbotId);
@@ -152,7 +152,7 @@ export function createRunClient(options: RunClientOptions) {
     sink: RunSink,
     signal: AbortSignal,
   ): Promise<string | null> {
-    const cursor: Cursor = { runId: null, lastEventId: null, ended: false };
+    const cursor: Cursor = { runId: null, lastEventId: null, ended: false, received: 0 };
     try {
       const events = stream.events(`/chatbots/${chatbotId}/runs`, { method: 'POST', body }, signal);
       await consume(events, cursor, sink, chatbotId);
