@@ -29,9 +29,27 @@ const json = (status: number, body: unknown) => new Response(JSON.stringify(body
 const frame = (id: string, event: FlowStreamEvent) => `id: ${id}\ndata: ${JSON.stringify(event)}\n\n`;
 
 const runStarted: FlowStreamEvent = { type: 'run_started', run_id: 'r1', conversation_id: null };
-const nodeStarted: FlowStreamEvent = { type: 'node_started', node_id: 'a', node_type: 'llm', label: 'A', iteration_index: null };
-const nodeDone: FlowStreamEvent = { type: 'node_completed', node_id: 'a', node_type: 'llm', duration_seconds: 1, outputs: { result: 'ok' }, iteration_index: null };
-const done: FlowStreamEvent = { type: 'execution_completed', run_id: 'r1', outputs: { result: 'ok' }, final_output: 'ok' };
+const nodeStarted: FlowStreamEvent = {
+  type: 'node_started',
+  node_id: 'a',
+  node_type: 'llm',
+  label: 'A',
+  iteration_index: null,
+};
+const nodeDone: FlowStreamEvent = {
+  type: 'node_completed',
+  node_id: 'a',
+  node_type: 'llm',
+  duration_seconds: 1,
+  outputs: { result: 'ok' },
+  iteration_index: null,
+};
+const done: FlowStreamEvent = {
+  type: 'execution_completed',
+  run_id: 'r1',
+  outputs: { result: 'ok' },
+  final_output: 'ok',
+};
 
 const detail = (status: RunDetail['status']): RunDetail => ({
   id: 'r1',
@@ -56,7 +74,13 @@ function setup(route: (url: string, init: RequestInit) => Promise<Response> | Re
   const tokens: TokenStore = { access: () => 'tok', refresh: () => 'r', set: () => {}, clear: () => {} };
   const fetch = vi.fn(async (url: string, init: RequestInit) => route(url, init));
   const fetchFn = fetch as unknown as typeof globalThis.fetch;
-  const api = createApiClient({ baseUrl: 'http://api', tokens, onAuthLost: vi.fn(), events: new EventTarget(), fetch: fetchFn });
+  const api = createApiClient({
+    baseUrl: 'http://api',
+    tokens,
+    onAuthLost: vi.fn(),
+    events: new EventTarget(),
+    fetch: fetchFn,
+  });
   const stream = createStreamClient({ baseUrl: 'http://api', tokens, refresh: api.refresh, fetch: fetchFn });
   const storage = new Map<string, string>();
   const store = {
@@ -81,7 +105,8 @@ describe('test runs and re-attaching', () => {
   it('a dropped stream re-attaches with Last-Event-ID, sees each event once, then loads the run', async () => {
     let rememberedDuringRun: string | undefined;
     const t = setup((url, init) => {
-      if (url.endsWith('/chatbots/c1/runs')) return sse([frame('1', runStarted), frame('2', nodeStarted)], true);
+      if (url.endsWith('/chatbots/c1/runs'))
+        return sse([frame('1', runStarted), frame('2', nodeStarted)], true);
       if (url.endsWith('/runs/r1/events')) {
         rememberedDuringRun = t.storage.get(activeRunKey('c1'));
         expect((init.headers as Record<string, string>)['last-event-id']).toBe('2');
@@ -126,14 +151,22 @@ describe('test runs and re-attaching', () => {
 
   it('after the attempts run out the run row decides: a finished run is loaded, a running one is lost', async () => {
     const finished = setup((url) =>
-      url.endsWith('/runs') ? sse([frame('1', runStarted)]) : url.endsWith('/events') ? sse([]) : json(200, detail('failed')),
+      url.endsWith('/runs')
+        ? sse([frame('1', runStarted)])
+        : url.endsWith('/events')
+          ? sse([])
+          : json(200, detail('failed')),
     );
     await finished.client.start('c1', { inputs: {} }, finished.sink, signal());
     expect(finished.calls().filter((c) => c.endsWith('events after 1'))).toHaveLength(3);
     expect(finished.loaded[0]?.status).toBe('failed');
 
     const running = setup((url) =>
-      url.endsWith('/runs') ? sse([frame('1', runStarted)]) : url.endsWith('/events') ? sse([]) : json(200, detail('running')),
+      url.endsWith('/runs')
+        ? sse([frame('1', runStarted)])
+        : url.endsWith('/events')
+          ? sse([])
+          : json(200, detail('running')),
     );
     await expect(running.client.start('c1', { inputs: {} }, running.sink, signal())).rejects.toMatchObject({
       info: { key: 'flowRuns.errors.lost' },
@@ -144,8 +177,12 @@ describe('test runs and re-attaching', () => {
 
   it('a refusal before the run started is thrown with its problems; a 402 reads as credits', async () => {
     const problems = [{ node_id: 'llm_1', field: 'modelId', code: 'required', message: 'Choose a model' }];
-    const invalid = setup(() => json(422, { detail: 'The flow cannot run.', code: 'invalid_flow', problems }));
-    const error = await invalid.client.start('c1', { inputs: {} }, invalid.sink, signal()).catch((e: unknown) => e);
+    const invalid = setup(() =>
+      json(422, { detail: 'The flow cannot run.', code: 'invalid_flow', problems }),
+    );
+    const error = await invalid.client
+      .start('c1', { inputs: {} }, invalid.sink, signal())
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StreamResponseError);
     expect(runFailure(error)).toMatchObject({
       kind: 'invalid',
@@ -196,7 +233,9 @@ describe('resuming after a reload', () => {
   });
 
   it('lists, cancels and reads runs', async () => {
-    const t = setup((url) => (url.includes('cancel') ? json(200, { run_id: 'r1', status: 'cancelled' }) : json(200, { runs: [] })));
+    const t = setup((url) =>
+      url.includes('cancel') ? json(200, { run_id: 'r1', status: 'cancelled' }) : json(200, { runs: [] }),
+    );
     expect(await t.client.list('c1', { limit: 20, status: 'failed' })).toEqual([]);
     expect(await t.client.cancel('r1')).toEqual({ run_id: 'r1', status: 'cancelled' });
     expect(t.calls()).toEqual(['GET /chatbots/c1/runs?limit=20&status=failed', 'POST /runs/r1/cancel']);
@@ -205,7 +244,9 @@ describe('resuming after a reload', () => {
 
 describe('the stream client GET mode', () => {
   it('sends Last-Event-ID without a body and yields event ids', async () => {
-    const t = setup(() => sse(['id: 7\ndata: {"type":"heartbeat"}\n\n', 'data: {"a":1}\n\n', 'data: [DONE]\n\n']));
+    const t = setup(() =>
+      sse(['id: 7\ndata: {"type":"heartbeat"}\n\n', 'data: {"a":1}\n\n', 'data: [DONE]\n\n']),
+    );
     const stream = createStreamClient({
       baseUrl: 'http://api',
       tokens: { access: () => 'tok', refresh: () => null, set: () => {}, clear: () => {} },
@@ -213,10 +254,17 @@ describe('the stream client GET mode', () => {
       fetch: t.fetch as unknown as typeof fetch,
     });
     const out = [];
-    for await (const e of stream.events('/runs/r1/events', { method: 'GET', lastEventId: '6' }, signal())) out.push(e);
-    expect(out).toEqual([{ id: '7', data: { type: 'heartbeat' } }, { id: '7', data: { a: 1 } }]);
+    for await (const e of stream.events('/runs/r1/events', { method: 'GET', lastEventId: '6' }, signal()))
+      out.push(e);
+    expect(out).toEqual([
+      { id: '7', data: { type: 'heartbeat' } },
+      { id: '7', data: { a: 1 } },
+    ]);
     const init = t.fetch.mock.calls[0]![1];
-    expect(init).toMatchObject({ method: 'GET', headers: { 'last-event-id': '6', accept: 'text/event-stream', authorization: 'Bearer tok' } });
+    expect(init).toMatchObject({
+      method: 'GET',
+      headers: { 'last-event-id': '6', accept: 'text/event-stream', authorization: 'Bearer tok' },
+    });
     expect(init.body).toBeUndefined();
   });
 });

@@ -20,7 +20,11 @@ const started = (node_id: string, iteration_index: number | null = null): FlowSt
   label: `Label ${node_id}`,
   iteration_index,
 });
-const completed = (node_id: string, outputs: Record<string, unknown>, iteration_index: number | null = null) =>
+const completed = (
+  node_id: string,
+  outputs: Record<string, unknown>,
+  iteration_index: number | null = null,
+) =>
   ({
     type: 'node_completed',
     node_id,
@@ -46,7 +50,17 @@ describe('the run event reducer', () => {
       [started('a'), '1'],
       [completed('a', { result: 'hi' }), '2'],
       [started('b'), '3'],
-      [{ type: 'node_error', node_id: 'b', node_type: 'api', error: 'boom', duration_seconds: 0.2, iteration_index: null }, '4'],
+      [
+        {
+          type: 'node_error',
+          node_id: 'b',
+          node_type: 'api',
+          error: 'boom',
+          duration_seconds: 0.2,
+          iteration_index: null,
+        },
+        '4',
+      ],
     ]);
     expect(s.nodeStatus).toEqual({ a: 'succeeded', b: 'failed' });
     expect(s.executions.a).toEqual([
@@ -88,7 +102,17 @@ describe('the run event reducer', () => {
       [started('it', 2), '3'],
       [completed('it', { v: 2 }, 2), '4'],
       [started('it', 1), '5'],
-      [{ type: 'node_error', node_id: 'it', node_type: 'llm', error: 'no', duration_seconds: 1, iteration_index: 1 }, '6'],
+      [
+        {
+          type: 'node_error',
+          node_id: 'it',
+          node_type: 'llm',
+          error: 'no',
+          duration_seconds: 1,
+          iteration_index: 1,
+        },
+        '6',
+      ],
     ]);
     expect(s.executions.it?.map((e) => [e.iteration_index, e.status])).toEqual([
       [0, 'succeeded'],
@@ -155,9 +179,39 @@ const detail = (over: Partial<RunDetail> = {}): RunDetail => ({
   started_at: NOW,
   finished_at: NOW,
   node_executions: [
-    { node_id: 'b', node_type: 'api', iteration_index: null, status: 'failed', error: 'x', duration_seconds: 1, parameters: { url: 'u' }, outputs: {}, started_at: '2026-01-01T00:00:02Z' },
-    { node_id: 'a', node_type: 'input', iteration_index: null, status: 'succeeded', error: null, duration_seconds: 0, parameters: [], outputs: { q: 1 }, started_at: '2026-01-01T00:00:01Z' },
-    { node_id: 's', node_type: 'llm', iteration_index: null, status: 'skipped', error: null, duration_seconds: 0, parameters: null, outputs: {}, started_at: '2026-01-01T00:00:03Z' },
+    {
+      node_id: 'b',
+      node_type: 'api',
+      iteration_index: null,
+      status: 'failed',
+      error: 'x',
+      duration_seconds: 1,
+      parameters: { url: 'u' },
+      outputs: {},
+      started_at: '2026-01-01T00:00:02Z',
+    },
+    {
+      node_id: 'a',
+      node_type: 'input',
+      iteration_index: null,
+      status: 'succeeded',
+      error: null,
+      duration_seconds: 0,
+      parameters: [],
+      outputs: { q: 1 },
+      started_at: '2026-01-01T00:00:01Z',
+    },
+    {
+      node_id: 's',
+      node_type: 'llm',
+      iteration_index: null,
+      status: 'skipped',
+      error: null,
+      duration_seconds: 0,
+      parameters: null,
+      outputs: {},
+      started_at: '2026-01-01T00:00:03Z',
+    },
   ],
   ...over,
 });

@@ -101,7 +101,11 @@ export function createStreamClient(options: StreamClientOptions) {
    * The events of one stream as parsed JSON with their ids, up to `data: [DONE]` or the end of the
    * body. Lines that are not JSON are skipped.
    */
-  async function* events(path: string, request: StreamRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
+  async function* events(
+    path: string,
+    request: StreamRequest,
+    signal: AbortSignal,
+  ): AsyncGenerator<StreamEvent> {
     let res: Response;
     try {
       res = await open(path, request, signal);

@@ -78,7 +78,9 @@ export function ChatModal({ chatbotId, open, onOpenChange, getDraft, inputFields
       }
     } finally {
       // A stream left without its end (the dialog was reset) leaves no turn thinking forever.
-      update((turn) => (turn.state === 'thinking' || turn.state === 'streaming' ? { ...turn, state: 'done' } : turn));
+      update((turn) =>
+        turn.state === 'thinking' || turn.state === 'streaming' ? { ...turn, state: 'done' } : turn,
+      );
       setBusy(false);
     }
   }
@@ -153,7 +155,11 @@ export function ChatModal({ chatbotId, open, onOpenChange, getDraft, inputFields
             }}
           />
           {busy && runId ? (
-            <Button type="button" variant="outline" onClick={() => void cancelRun(runId).catch(() => undefined)}>
+            <Button
+              type="button"
+              variant="outline"
+              onClick={() => void cancelRun(runId).catch(() => undefined)}
+            >
               <Square /> {t('flowRuns.cancelRun')}
             </Button>
           ) : (

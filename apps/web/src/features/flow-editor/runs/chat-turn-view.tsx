@@ -15,7 +15,9 @@ export function ChatTurnView({ turn }: { turn: ChatTurn }) {
           user ? 'bg-primary text-primary-foreground' : 'border bg-card',
         )}
       >
-        <span className="sr-only">{user ? t('chatPage.messages.you') : t('chatPage.messages.assistant')}</span>
+        <span className="sr-only">
+          {user ? t('chatPage.messages.you') : t('chatPage.messages.assistant')}
+        </span>
         {user ? (
           <p className="whitespace-pre-wrap break-words text-sm">{turn.content}</p>
         ) : turn.state === 'thinking' ? (

@@ -55,7 +55,9 @@ function ExecutionView({ execution, many }: { execution: RunNodeExecution; many:
     <article className="grid gap-3 rounded-lg border p-3" data-testid="node-execution">
       <div className="flex flex-wrap items-center gap-2 text-sm">
         {many && execution.iteration_index !== null && (
-          <span className="font-medium">{t('flowRuns.execution.item', { index: execution.iteration_index })}</span>
+          <span className="font-medium">
+            {t('flowRuns.execution.item', { index: execution.iteration_index })}
+          </span>
         )}
         <StatusBadge status={execution.status} />
         <span className="text-xs text-muted-foreground">
@@ -63,7 +65,10 @@ function ExecutionView({ execution, many }: { execution: RunNodeExecution; many:
         </span>
       </div>
       {execution.error && (
-        <p role="alert" className="whitespace-pre-wrap break-words rounded-md bg-destructive/10 px-2 py-1.5 text-sm text-destructive">
+        <p
+          role="alert"
+          className="whitespace-pre-wrap break-words rounded-md bg-destructive/10 px-2 py-1.5 text-sm text-destructive"
+        >
           {execution.error}
         </p>
       )}
@@ -100,7 +105,14 @@ export function ExecutionPanel() {
           <p className="font-mono text-[10px] text-muted-foreground">{nodeId}</p>
         </div>
         {status && <StatusBadge status={status} />}
-        <Button type="button" size="icon" variant="ghost" className="size-7" onClick={close} aria-label={t('flowRuns.close')}>
+        <Button
+          type="button"
+          size="icon"
+          variant="ghost"
+          className="size-7"
+          onClick={close}
+          aria-label={t('flowRuns.close')}
+        >
           <X />
         </Button>
       </header>
@@ -114,7 +126,11 @@ export function ExecutionPanel() {
         </p>
       ) : (
         list.map((execution, i) => (
-          <ExecutionView key={`${execution.iteration_index ?? 'once'}-${i}`} execution={execution} many={list.length > 1} />
+          <ExecutionView
+            key={`${execution.iteration_index ?? 'once'}-${i}`}
+            execution={execution}
+            many={list.length > 1}
+          />
         ))
       )}
     </aside>

@@ -46,7 +46,8 @@ function jsonProblem(type: InputFieldType, value: InputValue | undefined): ChatE
   if (type === 'number[]' && !parsed.every((v) => typeof v === 'number')) {
     return { key: 'flowRuns.form.expectedNumbers' };
   }
-  if (type === 'ChatMessage[]' && !parsed.every(isChatMessage)) return { key: 'flowRuns.form.expectedMessages' };
+  if (type === 'ChatMessage[]' && !parsed.every(isChatMessage))
+    return { key: 'flowRuns.form.expectedMessages' };
   return null;
 }
 

@@ -10,13 +10,18 @@ function Scalar({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <span className="text-muted-foreground">null</span>;
   if (typeof value === 'string') {
     return (
-      <span className="whitespace-pre-wrap break-all text-emerald-700 dark:text-emerald-300" title={value.length > 160 ? value.slice(0, 2000) : undefined}>
+      <span
+        className="whitespace-pre-wrap break-all text-emerald-700 dark:text-emerald-300"
+        title={value.length > 160 ? value.slice(0, 2000) : undefined}
+      >
         &quot;{previewString(value)}&quot;
       </span>
     );
   }
-  if (typeof value === 'number') return <span className="text-sky-700 dark:text-sky-300">{String(value)}</span>;
-  if (typeof value === 'boolean') return <span className="text-amber-700 dark:text-amber-300">{String(value)}</span>;
+  if (typeof value === 'number')
+    return <span className="text-sky-700 dark:text-sky-300">{String(value)}</span>;
+  if (typeof value === 'boolean')
+    return <span className="text-amber-700 dark:text-amber-300">{String(value)}</span>;
   return <span>{String(value)}</span>;
 }
 
@@ -30,7 +35,9 @@ function Branch({ name, value, depth }: { name: ReactNode; value: object; depth:
     // Open near the top, closed deeper: the shape shows at once, detail on demand.
     <details open={depth < 2} className="group">
       <summary className="cursor-pointer list-none select-none rounded px-0.5 hover:bg-muted [&::-webkit-details-marker]:hidden">
-        <span className="inline-block w-3 text-muted-foreground transition-transform group-open:rotate-90">›</span>
+        <span className="inline-block w-3 text-muted-foreground transition-transform group-open:rotate-90">
+          ›
+        </span>
         {name}
         <span className="text-muted-foreground">
           {open}
@@ -45,7 +52,11 @@ function Branch({ name, value, depth }: { name: ReactNode; value: object; depth:
           <JsonNode key={key} name={key} value={child} depth={depth + 1} />
         ))}
         {entries.length > shown.length && (
-          <button type="button" className="text-primary underline-offset-2 hover:underline" onClick={() => setAll(true)}>
+          <button
+            type="button"
+            className="text-primary underline-offset-2 hover:underline"
+            onClick={() => setAll(true)}
+          >
             {t('flowRuns.json.showAll', { count: entries.length })}
           </button>
         )}
@@ -78,7 +89,10 @@ function JsonNode({ name, value, depth }: { name?: string; value: unknown; depth
 /** A collapsible view of any JSON value; text is rendered as text, never as HTML. */
 export function JsonTree({ value, className }: { value: unknown; className?: string }) {
   return (
-    <div data-testid="json-tree" className={cn('overflow-x-auto rounded-md bg-muted/40 p-2 font-mono text-xs leading-5', className)}>
+    <div
+      data-testid="json-tree"
+      className={cn('overflow-x-auto rounded-md bg-muted/40 p-2 font-mono text-xs leading-5', className)}
+    >
       <JsonNode value={value} depth={0} />
     </div>
   );

@@ -62,7 +62,11 @@ const MAX_MEDIA = 24;
 /** Every image and sound in a value (outputs, parameters), depth-first, with where it was found. */
 export function findMedia(value: unknown, path = '', out: Media[] = [], depth = 0): Media[] {
   if (out.length >= MAX_MEDIA || depth > MAX_DEPTH) return out;
-  const key = path.split('.').filter((p) => !/^\d+$/.test(p)).pop() ?? '';
+  const key =
+    path
+      .split('.')
+      .filter((p) => !/^\d+$/.test(p))
+      .pop() ?? '';
   const found = mediaOf(value, key);
   if (found) {
     const name = isRecord(value) && typeof value.name === 'string' && value.name ? value.name : path;
@@ -81,6 +85,8 @@ export function findMedia(value: unknown, path = '', out: Media[] = [], depth = 
 export function previewString(value: string, limit = 160): string {
   if (value.length <= limit) return value;
   const kb = Math.round(value.length / 1024);
-  const head = value.startsWith('data:') ? value.slice(0, value.indexOf(',') + 1 || 40) : value.slice(0, limit);
+  const head = value.startsWith('data:')
+    ? value.slice(0, value.indexOf(',') + 1 || 40)
+    : value.slice(0, limit);
   return `${head}… (${kb > 0 ? `${kb} kB` : `${value.length} chars`})`;
 }

@@ -36,7 +36,8 @@ function fromStatus(status: number, detail: string | undefined, body: unknown): 
       : [];
     return { key: 'flowRuns.errors.invalid', ...withDetail, status, kind: 'invalid', problems };
   }
-  if (status === 402) return { key: 'flowRuns.errors.credits', ...withDetail, status, kind: 'credits', problems: [] };
+  if (status === 402)
+    return { key: 'flowRuns.errors.credits', ...withDetail, status, kind: 'credits', problems: [] };
   if (status === 401) return { key: 'chatPage.errors.sessionLost', status, kind: 'session', problems: [] };
   if (status === 0) return { key: 'flowRuns.errors.network', status, kind: 'network', problems: [] };
   return { key: 'flowRuns.errors.failed', ...withDetail, status, kind: 'other', problems: [] };
@@ -55,5 +56,10 @@ export function runFailure(error: unknown): RunFailure | null {
   if (NETWORK_LIKE.test(message) || error instanceof TypeError) {
     return { key: 'flowRuns.errors.network', kind: 'network', problems: [] };
   }
-  return { key: 'flowRuns.errors.failed', ...(message ? { detail: message } : {}), kind: 'other', problems: [] };
+  return {
+    key: 'flowRuns.errors.failed',
+    ...(message ? { detail: message } : {}),
+    kind: 'other',
+    problems: [],
+  };
 }

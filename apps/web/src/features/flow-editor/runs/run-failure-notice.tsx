@@ -14,7 +14,10 @@ export function RunFailureNotice({
   const { t } = useTranslation();
   const Icon = failure.kind === 'credits' ? CreditCard : failure.kind === 'network' ? WifiOff : AlertTriangle;
   return (
-    <div role="alert" className="grid gap-2 rounded-lg border border-destructive/40 bg-destructive/10 p-3 text-sm">
+    <div
+      role="alert"
+      className="grid gap-2 rounded-lg border border-destructive/40 bg-destructive/10 p-3 text-sm"
+    >
       <p className="flex items-start gap-2 font-medium text-destructive">
         <Icon className="mt-0.5 size-4 shrink-0" />
         <span>{chatErrorText(t, failure)}</span>

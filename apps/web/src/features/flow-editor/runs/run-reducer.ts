@@ -163,7 +163,8 @@ export function stateFromDetail(detail: RunDetail): RunState {
   for (const [id, list] of Object.entries(executions)) nodeStatus[id] = settledStatus(list);
   const nodes: RunState['nodes'] = [];
   for (const e of ordered) {
-    if (!nodes.some((n) => n.id === e.node_id)) nodes.push({ id: e.node_id, label: e.node_id, type: e.node_type });
+    if (!nodes.some((n) => n.id === e.node_id))
+      nodes.push({ id: e.node_id, label: e.node_id, type: e.node_type });
   }
   return {
     ...initialRunState(),

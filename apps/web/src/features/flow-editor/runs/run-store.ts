@@ -32,7 +32,8 @@ export const useRunStore = create<RunState & RunActions>()((set) => ({
     set((state) => {
       const loaded = stateFromDetail(detail);
       // The same run, reloaded when its stream ended: keep the labels and streamed text it showed.
-      if (state.runId !== detail.id) return { ...loaded, selectedExecutionNodeId: state.selectedExecutionNodeId };
+      if (state.runId !== detail.id)
+        return { ...loaded, selectedExecutionNodeId: state.selectedExecutionNodeId };
       const seen = new Set(state.nodes.map((n) => n.id));
       return {
         ...loaded,

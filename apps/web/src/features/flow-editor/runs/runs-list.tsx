@@ -72,7 +72,10 @@ export function RunsList({ chatbotId, onOpen }: RunsListProps) {
     <div className="grid gap-3" data-testid="runs-list">
       <div className="flex items-center gap-2">
         <h3 className="flex-1 text-sm font-semibold">{t('flowRuns.list.title')}</h3>
-        <Select value={status ?? ALL} onValueChange={(v) => setStatus(v === ALL ? undefined : (v as RunStatus))}>
+        <Select
+          value={status ?? ALL}
+          onValueChange={(v) => setStatus(v === ALL ? undefined : (v as RunStatus))}
+        >
           <SelectTrigger className="h-8 w-36 text-xs" aria-label={t('flowRuns.list.filter')}>
             <SelectValue />
           </SelectTrigger>
@@ -122,7 +125,12 @@ export function RunsList({ chatbotId, onOpen }: RunsListProps) {
             </TableHeader>
             <TableBody>
               {runs.data.map((run) => (
-                <RunRow key={run.id} run={run} opening={opening === run.id} onOpen={() => void open(run.id)} />
+                <RunRow
+                  key={run.id}
+                  run={run}
+                  opening={opening === run.id}
+                  onOpen={() => void open(run.id)}
+                />
               ))}
             </TableBody>
           </Table>
