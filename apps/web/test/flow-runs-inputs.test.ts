@@ -172,9 +172,9 @@ describe('chat turns', () => {
       history: historyOf(turns),
       lang: 'fr',
     });
-    expect(additionalFields([field('query', 'string'), field('history', 'object[]'), field('x', 'string')])).toEqual(
-      [field('x', 'string')],
-    );
+    expect(
+      additionalFields([field('query', 'string'), field('history', 'object[]'), field('x', 'string')]),
+    ).toEqual([field('x', 'string')]);
   });
 
   it('a turn streams text, then the final output replaces it; errors become the message error', () => {
