@@ -268,3 +268,41 @@ describe('the stream client GET mode', () => {
     expect(init.body).toBeUndefined();
   });
 });
+
+describe('the app client bound to the run store', () => {
+  it('startTestRun streams into the store; resumeActiveRun re-attaches after a reload', async () => {
+    const { resumeActiveRun, startTestRun } = await import('../src/features/flow-editor/runs/run-client');
+    const { useRunStore } = await import('../src/features/flow-editor/runs/run-store');
+    let dropped = false;
+    const fetchMock = vi.fn(async (url: string) => {
+      if (url.endsWith('/chatbots/c1/runs'))
+        return sse([frame('1', runStarted), frame('2', nodeStarted)], true);
+      if (url.endsWith('/runs/r1/events')) {
+        if (!dropped) {
+          // The first re-attach also breaks: the page is reloaded while the run goes on.
+          dropped = true;
+          throw new TypeError('Failed to fetch');
+        }
+        return sse([frame('1', runStarted), frame('2', nodeStarted), frame('3', nodeDone), frame('4', done)]);
+      }
+      return json(200, detail(dropped ? 'succeeded' : 'running'));
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    try {
+      const run = startTestRun('c1', { inputs: {} });
+      await vi.waitFor(() => expect(useRunStore.getState().nodeStatus.a).toBe('running'));
+      expect(sessionStorage.getItem(activeRunKey('c1'))).toBe('r1');
+      await run;
+      expect(useRunStore.getState()).toMatchObject({ runId: 'r1', status: 'succeeded', finalOutput: 'ok' });
+      expect(sessionStorage.getItem(activeRunKey('c1'))).toBeNull();
+
+      useRunStore.getState().reset();
+      sessionStorage.setItem(activeRunKey('c1'), 'r1');
+      expect(await resumeActiveRun('c1')).toBe('r1');
+      expect(useRunStore.getState()).toMatchObject({ runId: 'r1', status: 'succeeded' });
+      expect(await resumeActiveRun('c1')).toBeNull();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});

@@ -7,6 +7,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ExecutionPanel } from '../src/features/flow-editor/runs/execution-panel';
+import { NodeRunBadge } from '../src/features/flow-editor/runs/node-run-badge';
 import { findMedia, imageSrc, mediaOf, previewString } from '../src/features/flow-editor/runs/media';
 import { RunProgress } from '../src/features/flow-editor/runs/run-progress';
 import { useRunStore } from '../src/features/flow-editor/runs/run-store';
@@ -186,5 +187,26 @@ describe('the execution panel', () => {
     expect(progress.querySelector('strong')?.textContent).toBe('Done');
     expect(progress.querySelector('script')).toBeNull();
     expect(progress.textContent).toContain('<script>x</script>');
+  });
+
+  it("a canvas node's badge shows its status and opens its execution without selecting the node", () => {
+    let nodeClicks = 0;
+    render(
+      createElement(
+        'div',
+        { onClick: () => nodeClicks++, onPointerDown: () => nodeClicks++ },
+        createElement(NodeRunBadge, { nodeId: 'n1' }),
+      ),
+    );
+    expect(container.querySelector('button')).toBeNull();
+    act(() => useRunStore.getState().loadRun(detail([execution({ status: 'failed', error: 'x' })])));
+    const badge = container.querySelector('button')!;
+    expect(badge.querySelector('[data-status]')?.getAttribute('data-status')).toBe('failed');
+    act(() => {
+      badge.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+      badge.click();
+    });
+    expect(useRunStore.getState().selectedExecutionNodeId).toBe('n1');
+    expect(nodeClicks).toBe(0);
   });
 });

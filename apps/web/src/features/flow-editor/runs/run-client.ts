@@ -1,4 +1,6 @@
 import type { RunDetail, RunStatus, StartRunBody } from '@atelier/schemas';
+import i18next from 'i18next';
+import { chatErrorText } from '@/features/chat/errors';
 import { createStreamClient } from '@/features/chat/stream-client';
 import { api, apiUrl, tokens } from '@/lib/api';
 import { runFailure } from './run-errors';
@@ -57,7 +59,8 @@ export async function resumeActiveRun(chatbotId: string): Promise<string | null>
     return await client().resume(chatbotId, storeSink, signal);
   } catch (error) {
     const failure = runFailure(error);
-    if (failure) useRunStore.getState().fail(failure.detail ?? failure.key);
+    // The app's i18next instance: this runs outside any component.
+    if (failure) useRunStore.getState().fail(chatErrorText(i18next.t, failure));
     return null;
   }
 }
