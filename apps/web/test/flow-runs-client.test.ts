@@ -306,3 +306,19 @@ describe('the app client bound to the run store', () => {
     }
   });
 });
+
+describe('resuming a run that cannot be read', () => {
+  it('forgets a run that is gone, keeps it when the server was not reached', async () => {
+    const gone = setup(() => json(404, { detail: 'Run not found.', code: 'not_found' }));
+    gone.storage.set(activeRunKey('c1'), 'r1');
+    await expect(gone.client.resume('c1', gone.sink, signal())).rejects.toMatchObject({ status: 404 });
+    expect(gone.storage.size).toBe(0);
+
+    const offline = setup(() => {
+      throw new TypeError('Failed to fetch');
+    });
+    offline.storage.set(activeRunKey('c1'), 'r1');
+    await expect(offline.client.resume('c1', offline.sink, signal())).rejects.toMatchObject({ status: 0 });
+    expect(offline.storage.get(activeRunKey('c1'))).toBe('r1');
+  });
+});

@@ -10,7 +10,7 @@ import {
 } from '@atelier/schemas';
 import { StreamError } from '@/features/chat/errors';
 import type { StreamClient, StreamEvent } from '@/features/chat/stream-client';
-import type { ApiClient } from '@/lib/api-client';
+import { ApiError, type ApiClient } from '@/lib/api-client';
 import { isRetryable, LOST_STREAM } from './run-errors';
 
 /** Where a run's events go (the run store, or a chat turn that also writes its message). */
@@ -179,7 +179,8 @@ export function createRunClient(options: RunClientOptions) {
     try {
       detail = await getRun(runId);
     } catch (error) {
-      forget(chatbotId);
+      // Gone or no longer ours: nothing to resume. Anything else (offline) may pass: keep it for later.
+      if (error instanceof ApiError && (error.status === 404 || error.status === 403)) forget(chatbotId);
       throw error;
     }
     sink.load(detail);
