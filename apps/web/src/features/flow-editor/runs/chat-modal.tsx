@@ -77,9 +77,13 @@ export function ChatModal({ chatbotId, open, onOpenChange, getDraft, inputFields
         update((turn) => ({ ...turn, state: 'error', error: chatErrorText(t, failure), failure }));
       }
     } finally {
-      // A stream left without its end (the dialog was reset) leaves no turn thinking forever.
+      // Following stopped before the end (another run took over): no turn stays thinking forever.
       update((turn) =>
-        turn.state === 'thinking' || turn.state === 'streaming' ? { ...turn, state: 'done' } : turn,
+        turn.state === 'streaming'
+          ? { ...turn, state: 'done' }
+          : turn.state === 'thinking'
+            ? { ...turn, state: 'error', error: t('flowRuns.errors.lost') }
+            : turn,
       );
       setBusy(false);
     }
