@@ -15,6 +15,35 @@ export interface StreamClientOptions {
   fetch?: typeof fetch;
 }
 
+/** How to open a stream: a POST with a JSON body (the default), or a GET that resumes after an event id. */
+export interface StreamRequest {
+  method?: 'GET' | 'POST';
+  body?: unknown;
+  /** Sent as `Last-Event-ID`, so the server resumes right after that event. */
+  lastEventId?: string | null;
+}
+
+/** One parsed event with its SSE `id:` when the server gave one. */
+export interface StreamEvent {
+  id?: string;
+  data: unknown;
+}
+
+/**
+ * A refusal of the streaming request. Still a StreamError (the chat shows it the same way); it
+ * also keeps the status and the parsed body, for callers that read more than `detail` (the 422
+ * `problems` list of a flow that cannot run).
+ */
+export class StreamResponseError extends StreamError {
+  constructor(
+    info: StreamError['info'],
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(info);
+  }
+}
+
 async function bodyOf(res: Response): Promise<unknown> {
   try {
     return await res.json();
@@ -32,18 +61,23 @@ async function bodyOf(res: Response): Promise<unknown> {
 export function createStreamClient(options: StreamClientOptions) {
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
 
-  async function open(path: string, body: unknown, signal: AbortSignal, retried = false): Promise<Response> {
+  async function open(
+    path: string,
+    request: StreamRequest,
+    signal: AbortSignal,
+    retried = false,
+  ): Promise<Response> {
     const access = options.tokens.access();
-    const headers: Record<string, string> = {
-      accept: 'text/event-stream',
-      'content-type': 'application/json',
-    };
+    const method = request.method ?? 'POST';
+    const headers: Record<string, string> = { accept: 'text/event-stream' };
+    if (method === 'POST') headers['content-type'] = 'application/json';
+    if (request.lastEventId) headers['last-event-id'] = request.lastEventId;
     if (access) headers.authorization = `Bearer ${access}`;
     // Network failures pass through as they are: thrownError() reads them as timeouts.
     const res = await doFetch(`${options.baseUrl}${path}`, {
-      method: 'POST',
+      method,
       headers,
-      body: JSON.stringify(body),
+      ...(method === 'POST' ? { body: JSON.stringify(request.body) } : {}),
       signal,
     });
     if (res.status === 401 && !retried) {
@@ -54,20 +88,27 @@ export function createStreamClient(options: StreamClientOptions) {
           throw new StreamError(SESSION_LOST);
         });
       }
-      return open(path, body, signal, true);
+      return open(path, request, signal, true);
     }
-    if (!res.ok) throw new StreamError(responseError(res.status, res.statusText, await bodyOf(res)));
+    if (!res.ok) {
+      const body = await bodyOf(res);
+      throw new StreamResponseError(responseError(res.status, res.statusText, body), res.status, body);
+    }
     return res;
   }
 
   /**
-   * The events of one streaming POST as parsed JSON, up to `data: [DONE]` or the end of the body.
-   * Lines that are not JSON are skipped.
+   * The events of one stream as parsed JSON with their ids, up to `data: [DONE]` or the end of the
+   * body. Lines that are not JSON are skipped.
    */
-  async function* stream(path: string, body: unknown, signal: AbortSignal): AsyncGenerator<unknown> {
+  async function* events(
+    path: string,
+    request: StreamRequest,
+    signal: AbortSignal,
+  ): AsyncGenerator<StreamEvent> {
     let res: Response;
     try {
-      res = await open(path, body, signal);
+      res = await open(path, request, signal);
     } catch (error) {
       if (isAbort(error) || signal.aborted) return;
       throw error;
@@ -82,7 +123,7 @@ export function createStreamClient(options: StreamClientOptions) {
         } catch {
           continue;
         }
-        yield data;
+        yield message.id === undefined ? { data } : { id: message.id, data };
       }
     } catch (error) {
       if (isAbort(error) || signal.aborted) return;
@@ -90,7 +131,12 @@ export function createStreamClient(options: StreamClientOptions) {
     }
   }
 
-  return { stream };
+  /** The events of one streaming POST, data only (the chat's use). */
+  async function* stream(path: string, body: unknown, signal: AbortSignal): AsyncGenerator<unknown> {
+    for await (const event of events(path, { method: 'POST', body }, signal)) yield event.data;
+  }
+
+  return { stream, events };
 }
 
 export type StreamClient = ReturnType<typeof createStreamClient>;

@@ -1,0 +1,72 @@
+import type { InputCustomField } from '@atelier/schemas';
+import { executionError } from '@/features/chat/errors';
+import type { RunFailure } from './run-errors';
+import type { RunSink } from './run-stream';
+
+export interface ChatTurn {
+  id: string;
+  role: 'user' | 'assistant';
+  content: string;
+  /** Assistant turns: thinking until text comes, streaming while it comes, then done or error. */
+  state: 'thinking' | 'streaming' | 'done' | 'error';
+  /** Completed without content (the spec's 'Response completed but no content was provided.'). */
+  empty?: boolean;
+  /** The error sentence, shown as 'Error: {message}'. */
+  error?: string;
+  /** A refusal with what to fix (422), shown under the error. */
+  failure?: RunFailure;
+}
+
+/** The names a chatflow's run takes from the conversation itself, not from the inputs form. */
+export const CONVERSATION_INPUTS = ['query', 'history'];
+
+export const additionalFields = (fields: readonly InputCustomField[]) =>
+  fields.filter((f) => !CONVERSATION_INPUTS.includes(f.name));
+
+/** The conversation so far as the chatflow's `history`: answered turns only, oldest first. */
+export function historyOf(turns: readonly ChatTurn[]): { role: 'user' | 'assistant'; content: string }[] {
+  const history: { role: 'user' | 'assistant'; content: string }[] = [];
+  for (let i = 0; i < turns.length; i++) {
+    const turn = turns[i]!;
+    const answer = turns[i + 1];
+    // A question whose answer failed is left out with it: the model never saw an exchange there.
+    if (turn.role === 'user' && answer?.role === 'assistant' && answer.state === 'done') {
+      history.push({ role: 'user', content: turn.content }, { role: 'assistant', content: answer.content });
+    }
+  }
+  return history;
+}
+
+/** The inputs of one turn's test run: the message, the history, and the additional inputs. */
+export const turnInputs = (
+  query: string,
+  turns: readonly ChatTurn[],
+  additional: Record<string, unknown>,
+): Record<string, unknown> => ({ query, history: historyOf(turns), ...additional });
+
+/**
+ * A run sink for one assistant turn: every event still goes to `base` (the canvas statuses), and
+ * the turn follows the stream: text appended, the final output replacing it, an execution error
+ * shown as the message's error.
+ */
+export function turnSink(base: RunSink, update: (patch: (turn: ChatTurn) => ChatTurn) => void): RunSink {
+  return {
+    load: base.load,
+    event(event, id) {
+      base.event(event, id);
+      if (event.type === 'text') {
+        update((turn) =>
+          turn.state === 'done' || turn.state === 'error'
+            ? turn
+            : { ...turn, state: 'streaming', content: turn.content + event.text },
+        );
+      } else if (event.type === 'execution_completed') {
+        const content = event.final_output;
+        update((turn) => ({ ...turn, state: 'done', content, empty: content.trim() === '' }));
+      } else if (event.type === 'execution_error') {
+        const info = executionError({ error: event.error });
+        update((turn) => ({ ...turn, state: 'error', error: info.detail ?? '' }));
+      }
+    },
+  };
+}
