@@ -47,7 +47,12 @@ const api = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     LOG_LEVEL: 'warn',
   },
 });
-const server = await preview({ root, logLevel: 'warn', build: { outDir }, preview: { port: webPort, host: '127.0.0.1' } });
+const server = await preview({
+  root,
+  logLevel: 'warn',
+  build: { outDir },
+  preview: { port: webPort, host: '127.0.0.1' },
+});
 for (let i = 0; ; i++) {
   try {
     if ((await fetch(`${apiUrl}/health`)).ok) break;
@@ -66,9 +71,11 @@ function bigFlow(count) {
     position: { x: (i % cols) * 320, y: Math.floor(i / cols) * 200 },
     data: { label: `Step ${i}`, fields: { prompt: `Say ${i}`, temperature: 0.7 } },
   }));
-  const edges = nodes.slice(1).flatMap((n, i) =>
-    (i + 1) % cols === 0 ? [] : [{ id: `${nodes[i].id}-${n.id}`, source: nodes[i].id, target: n.id }],
-  );
+  const edges = nodes
+    .slice(1)
+    .flatMap((n, i) =>
+      (i + 1) % cols === 0 ? [] : [{ id: `${nodes[i].id}-${n.id}`, source: nodes[i].id, target: n.id }],
+    );
   return { nodes, edges };
 }
 
@@ -80,7 +87,14 @@ const stats = (xs) => {
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 try {
   const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
@@ -103,7 +117,9 @@ try {
   const { id } = await call('POST', '/chatbots', { workspace_id, name: 'Big flow', type: 'chatflow' });
   await call('PUT', `/chatbots/${id}/chatflow/config`, { configuration: bigFlow(NODES) });
   await page.evaluate((ws) => {
-    const key = Object.keys(localStorage).find((k) => localStorage.getItem(k)?.includes('selectedWorkspaceId'));
+    const key = Object.keys(localStorage).find((k) =>
+      localStorage.getItem(k)?.includes('selectedWorkspaceId'),
+    );
     if (!key) return;
     const stored = JSON.parse(localStorage.getItem(key));
     stored.state.selectedWorkspaceId = ws;
@@ -112,7 +128,9 @@ try {
 
   const t0 = Date.now();
   await page.goto(`${webUrl}/studio/chatflow/${id}`);
-  await page.waitForFunction((n) => document.querySelectorAll('.react-flow__node').length >= n, NODES, { timeout: 60_000 });
+  await page.waitForFunction((n) => document.querySelectorAll('.react-flow__node').length >= n, NODES, {
+    timeout: 60_000,
+  });
   const loadMs = Date.now() - t0;
 
   const cdp = await page.context().newCDPSession(page);
@@ -129,7 +147,9 @@ try {
     await page.evaluate(() => {
       window.__frames = [];
       window.__longTasks = 0;
-      new PerformanceObserver((l) => (window.__longTasks += l.getEntries().length)).observe({ type: 'longtask' });
+      new PerformanceObserver((l) => (window.__longTasks += l.getEntries().length)).observe({
+        type: 'longtask',
+      });
       let last = performance.now();
       const tick = (now) => {
         window.__frames.push(now - last);
@@ -168,7 +188,8 @@ try {
   const pan = await frames(async () => {
     await page.mouse.move(pane.x + pane.width - 30, pane.y + pane.height - 30);
     await page.mouse.down();
-    for (let i = 1; i <= 60; i++) await page.mouse.move(pane.x + pane.width - 30 - i * 5, pane.y + pane.height - 30 - i * 3);
+    for (let i = 1; i <= 60; i++)
+      await page.mouse.move(pane.x + pane.width - 30 - i * 5, pane.y + pane.height - 30 - i * 3);
     await page.mouse.up();
   }, 60);
 
@@ -221,12 +242,24 @@ try {
   };
   console.log(`nodes                 ${NODES}`);
   console.log(`load to all drawn     ${loadMs} ms`);
-  console.log(`drag frame            p50 ${drag.p50} ms  p95 ${drag.p95} ms  max ${drag.max} ms  (${drag.frames} frames, ${drag.longTasks} long tasks)`);
-  console.log(`pan frame             p50 ${pan.p50} ms  p95 ${pan.p95} ms  max ${pan.max} ms  (${pan.frames} frames, ${pan.longTasks} long tasks)`);
-  console.log(`drag main thread      ${drag.busy_ms_per_move} ms per move (script ${drag.script_ms_per_move}, style+layout ${drag.layout_style_ms_per_move})`);
-  console.log(`pan main thread       ${pan.busy_ms_per_move} ms per move (script ${pan.script_ms_per_move}, style+layout ${pan.layout_style_ms_per_move})`);
-  console.log(`keystroke to node     p50 ${result.keystroke_to_node_ms.p50} ms  p95 ${result.keystroke_to_node_ms.p95} ms`);
-  console.log(`undo/redo (click to frame)  p50 ${result.undo_click_ms.p50} ms  max ${result.undo_click_ms.max} ms  (${undo.length} steps)`);
+  console.log(
+    `drag frame            p50 ${drag.p50} ms  p95 ${drag.p95} ms  max ${drag.max} ms  (${drag.frames} frames, ${drag.longTasks} long tasks)`,
+  );
+  console.log(
+    `pan frame             p50 ${pan.p50} ms  p95 ${pan.p95} ms  max ${pan.max} ms  (${pan.frames} frames, ${pan.longTasks} long tasks)`,
+  );
+  console.log(
+    `drag main thread      ${drag.busy_ms_per_move} ms per move (script ${drag.script_ms_per_move}, style+layout ${drag.layout_style_ms_per_move})`,
+  );
+  console.log(
+    `pan main thread       ${pan.busy_ms_per_move} ms per move (script ${pan.script_ms_per_move}, style+layout ${pan.layout_style_ms_per_move})`,
+  );
+  console.log(
+    `keystroke to node     p50 ${result.keystroke_to_node_ms.p50} ms  p95 ${result.keystroke_to_node_ms.p95} ms`,
+  );
+  console.log(
+    `undo/redo (click to frame)  p50 ${result.undo_click_ms.p50} ms  max ${result.undo_click_ms.max} ms  (${undo.length} steps)`,
+  );
   console.log(JSON.stringify(result));
 } finally {
   await browser.close();

@@ -53,6 +53,38 @@ async function insertVariable(fieldLabel: string, nodeId: string, output: string
   await menu.getByRole('menuitem', { name: output, exact: true }).first().click();
 }
 
+/** Drops a palette entry on the canvas at a point (relative to the canvas); answers the new node's id. */
+async function drop(type: string, x: number, y: number): Promise<string> {
+  const before = await page
+    .locator(`[data-node-type=${type}]`)
+    .evaluateAll((els) => els.map((e) => e.dataset.testid));
+  await page
+    .getByTestId(`palette-${type}`)
+    .dragTo(page.getByTestId('flow-canvas'), { targetPosition: { x, y } });
+  const after = await page
+    .locator(`[data-node-type=${type}]`)
+    .evaluateAll((els) => els.map((e) => e.dataset.testid));
+  const added = after.find((id) => !before.includes(id));
+  expect(added).toBeTruthy();
+  return added!.replace(/^node-/, '');
+}
+
+/** Draws an edge by dragging from a source handle to a node's target handle, as a person does. */
+async function link(source: string, target: string, handle?: string) {
+  const from = page.locator(
+    `.react-flow__handle.source[data-nodeid="${source}"]${handle ? `[data-handleid="${handle}"]` : ''}`,
+  );
+  const to = page.locator(`.react-flow__handle.target[data-nodeid="${target}"]`).first();
+  const a = (await from.boundingBox())!;
+  const b = (await to.boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+  await page.mouse.up();
+}
+
+const inspector = () => page.getByTestId('inspector');
+
 beforeAll(async () => {
   if (inject('noBrowser')) return;
   browser = await launch();
@@ -123,6 +155,26 @@ describe.skipIf(inject('noBrowser'))('the chatflow editor', () => {
     expect(errors).toEqual([]);
   });
 
+  it('converses with the chatflow on the canvas in the chat modal, node statuses shown live', async () => {
+    const id = await createBot('Quick chat', 'chatflow');
+    await page.goto(`${webUrl}/studio/chatflow/${id}`);
+    await page.getByTestId('template-simple-chatbot').click();
+    await page.getByTestId('node-llm_qs01').click();
+    await choose('Model *', 'Fast model · Fake AI');
+    await page.getByRole('button', { name: 'Chat', exact: true }).click();
+    const modal = page.getByRole('dialog');
+    for (const question of ['hello canvas', 'and again']) {
+      await modal.getByLabel('Message', { exact: true }).fill(question);
+      await modal.getByRole('button', { name: 'Send', exact: true }).click();
+      await modal.getByText(`Echo: ${question}`).waitFor();
+    }
+    await shot(page, 'flow-10-chat-modal');
+    await page.keyboard.press('Escape');
+    const status = page.getByTestId('node-status-llm_qs01').locator('[data-status]');
+    expect(await status.getAttribute('data-status')).toBe('succeeded');
+    expect(errors).toEqual([]);
+  });
+
   it('undoes and redoes edits, and shows a publish refusal on the node concerned', async () => {
     const id = await createBot('Half done', 'chatflow');
     await page.goto(`${webUrl}/studio/chatflow/${id}`);
@@ -151,6 +203,93 @@ describe.skipIf(inject('noBrowser'))('the chatflow editor', () => {
     await page.getByTestId('node-llm_qs01').click();
     await page.getByTestId('inspector').getByText('Model is required.').waitFor();
     await shot(page, 'flow-04-publish-problems');
+  });
+});
+
+describe.skipIf(inject('noBrowser'))('the workflow editor', () => {
+  it('builds a two-branch workflow by hand, runs it, and shows the taken branch and the skipped one', async () => {
+    const id = await createBot('Forecast router', 'workflow');
+    await page.goto(`${webUrl}/studio/workflow/${id}`);
+    await page.getByTestId('template-picker').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('template-picker').waitFor({ state: 'detached' });
+
+    // Three columns between the palette and the inspector, at the canvas's first zoom.
+    const input = await drop('input', 20, 60);
+    const cond = await drop('conditional', 20, 330);
+    const weather = await drop('llm', 320, 60);
+    const other = await drop('llm', 320, 420);
+    const output = await drop('output', 620, 240);
+
+    // The input asks for a topic.
+    await page.getByTestId(`node-${input}`).click();
+    await inspector().getByRole('button', { name: 'Add field' }).click();
+    await inspector().getByLabel('Field name').fill('topic');
+
+    await link(input, cond);
+    await link(cond, weather, 'if');
+    await link(cond, other, 'else');
+    await link(weather, output);
+    await link(other, output);
+    await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(5);
+    // A refused link says why: this one would make a loop.
+    await link(weather, cond);
+    await page.getByText('These nodes cannot be linked').waitFor();
+    expect(await page.locator('.react-flow__edge').count()).toBe(5);
+
+    // If the topic mentions the weather, the first branch; else the other.
+    await page.getByTestId(`node-${cond}`).click();
+    await inspector().getByRole('button', { name: 'Add condition' }).click();
+    await inspector().getByLabel('Value', { exact: true }).fill(`{{#${input}.topic#}}`);
+    await inspector().getByLabel('Operator').click();
+    await page.getByRole('option', { name: 'contains', exact: true }).click();
+    await inspector().getByLabel('Compare with').fill('weather');
+
+    for (const [node, text] of [
+      [weather, 'Forecast: '],
+      [other, 'Other: '],
+    ] as const) {
+      await page.getByTestId(`node-${node}`).click();
+      await choose('Model *', 'Fast model · Fake AI');
+      await inspector().getByLabel('Prompt *', { exact: true }).fill(text);
+      await insertVariable('Prompt *', input, 'topic');
+    }
+    await page.getByTestId(`node-${output}`).click();
+    await inspector()
+      .getByLabel('Response', { exact: true })
+      .fill(`{{#${weather}.response#}}{{#${other}.response#}}`);
+    await shot(page, 'flow-06-workflow-built');
+
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const modal = page.getByRole('dialog');
+    await modal.getByLabel(/topic/).fill('weather in Paris');
+    await modal.getByRole('button', { name: 'Run', exact: true }).click();
+    await modal.getByText('Echo: Forecast: weather in Paris').waitFor();
+    await shot(page, 'flow-07-run-done');
+    await page.keyboard.press('Escape');
+
+    const status = (node: string) =>
+      page.getByTestId(`node-status-${node}`).locator('[data-status]').getAttribute('data-status');
+    await expect.poll(() => status(weather)).toBe('succeeded');
+    expect(await status(other)).toBe('skipped');
+    expect(await status(cond)).toBe('succeeded');
+
+    // The taken branch's execution: parameters and outputs.
+    await page.getByTestId(`node-status-${weather}`).click();
+    const panel = page.getByTestId('execution-panel');
+    await panel.waitFor();
+    await panel.getByText('Echo: Forecast: weather in Paris').first().waitFor();
+    await shot(page, 'flow-08-execution');
+    // Selecting a node clears the execution shown.
+    await page.getByTestId(`node-${other}`).click();
+    await panel.waitFor({ state: 'detached' });
+
+    // The run is listed, and opening it shows it again.
+    await page.getByRole('button', { name: 'Runs', exact: true }).click();
+    const list = page.getByTestId('runs-list');
+    await list.getByText('Succeeded').first().waitFor();
+    await shot(page, 'flow-09-runs');
+    expect(errors).toEqual([]);
   });
 });
 

@@ -5,6 +5,7 @@ import { ArrowLeft, SearchX } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogTitle } from '@/components/ui/dialog';
 import { EmptyState, Loading } from '@/features/providers/states';
 import { Canvas } from './canvas';
 import { DraftBanner, LeaveGuard } from './editor-guards';
@@ -12,12 +13,22 @@ import { useEditorStore } from './editor-store';
 import { useFlowActions } from './flow-actions';
 import { Inspector } from './inspector';
 import { Palette } from './palette';
+import {
+  ChatModal,
+  ExecutionPanel,
+  resumeActiveRun,
+  RunModal,
+  RunsList,
+  stopFollowing,
+  useRunStore,
+} from './runs';
 import { FlowLoadError, loadFlow } from './queries';
-import { fromConfiguration } from './serialize';
+import { fromConfiguration, toConfiguration } from './serialize';
 import { useEditorShortcuts } from './shortcuts';
 import { TemplatePicker } from './template-picker';
 import { Toolbar } from './toolbar';
 import { useAddInView } from './use-add-in-view';
+import { useInputFields } from './use-input-fields';
 
 type FlowType = 'chatflow' | 'workflow';
 
@@ -61,20 +72,31 @@ function LoadFailure({ error, chatbotId }: { error: unknown; chatbotId: string }
 }
 
 function Editor({ type, chatbotId }: { type: FlowType; chatbotId: string }) {
+  const { t } = useTranslation();
   const [templatesOpen, setTemplatesOpen] = useState(false);
-  const [, setTryOpen] = useState(false);
-  const [, setRunsOpen] = useState(false);
+  const [tryOpen, setTryOpen] = useState(false);
+  const [runsOpen, setRunsOpen] = useState(false);
   const actions = useFlowActions(chatbotId);
   const addInView = useAddInView();
+  const inputFields = useInputFields();
   useEditorShortcuts({ save: () => void actions.save() });
 
-  // Spec section 2: the picker opens by itself when the loaded configuration has no nodes.
   useEffect(() => {
+    // Spec section 2: the picker opens by itself when the loaded configuration has no nodes.
     if (useEditorStore.getState().nodes.length === 0) setTemplatesOpen(true);
-  }, []);
+    // A run that was going on before a reload is followed again (or shown, if it has ended).
+    void resumeActiveRun(chatbotId);
+    return () => {
+      stopFollowing();
+      useRunStore.getState().reset();
+    };
+  }, [chatbotId]);
+
+  const getDraft = () => toConfiguration(useEditorStore.getState());
+  const Try = type === 'chatflow' ? ChatModal : RunModal;
 
   return (
-    <div className="flex h-[calc(100vh-3.5rem)] flex-col" data-testid="flow-editor">
+    <div className="flex h-[calc(100vh-3.5rem-1px)] flex-col" data-testid="flow-editor">
       <Toolbar
         type={type}
         saving={actions.saving}
@@ -88,10 +110,30 @@ function Editor({ type, chatbotId }: { type: FlowType; chatbotId: string }) {
       <DraftBanner chatbotId={chatbotId} />
       <div className="flex min-h-0 flex-1">
         <Palette onAdd={addInView} />
-        <Canvas />
+        <div className="relative flex min-w-0 flex-1">
+          <Canvas />
+          <div className="pointer-events-none absolute inset-y-3 right-3 z-10 flex">
+            <div className="pointer-events-auto flex max-h-full">
+              <ExecutionPanel />
+            </div>
+          </div>
+        </div>
         <Inspector />
       </div>
       <TemplatePicker open={templatesOpen} onOpenChange={setTemplatesOpen} type={type} />
+      <Try
+        chatbotId={chatbotId}
+        open={tryOpen}
+        onOpenChange={setTryOpen}
+        getDraft={getDraft}
+        inputFields={inputFields}
+      />
+      <Dialog open={runsOpen} onOpenChange={setRunsOpen}>
+        <DialogContent className="max-w-2xl" closeLabel={t('flow.inspector.close')}>
+          <DialogTitle className="sr-only">{t('flow.toolbar.runs')}</DialogTitle>
+          <RunsList chatbotId={chatbotId} onOpen={() => setRunsOpen(false)} />
+        </DialogContent>
+      </Dialog>
       <LeaveGuard />
     </div>
   );

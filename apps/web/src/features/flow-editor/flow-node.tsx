@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { cn } from '@/lib/utils';
 import { useEditorStore } from './editor-store';
 import { CATEGORY_LOOK, nodeSummary, UNKNOWN_LOOK } from './node-look';
-import { NodeStatusBadge, useStatusRing } from './node-status';
+import { NodeRunBadge, useStatusRing } from './runs/node-run-badge';
 
 const handleClass = '!size-3 !border-2 !border-background !bg-muted-foreground';
 
@@ -54,7 +54,7 @@ export const FlowNodeCard = memo(function FlowNodeCard({ id, type, data, selecte
         <span className="min-w-0 flex-1 truncate text-sm font-medium" title={data.label}>
           {data.label || id}
         </span>
-        <NodeStatusBadge nodeId={id} />
+        <NodeRunBadge nodeId={id} />
       </div>
       <div className="px-3 pb-2.5 pt-1">
         <p className="truncate font-mono text-[10px] text-muted-foreground">{id}</p>

@@ -5,7 +5,7 @@ import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '@/lib/utils';
 import { useEditorStore } from './editor-store';
-import { NodeStatusBadge, useStatusRing } from './node-status';
+import { NodeRunBadge, useStatusRing } from './runs/node-run-badge';
 
 const handleClass = '!size-3 !border-2 !border-background !bg-muted-foreground';
 
@@ -35,7 +35,7 @@ export const IterationNode = memo(function IterationNode({ id, data, selected }:
         <span className="font-mono text-[10px] text-muted-foreground">{id}</span>
         <span className="flex-1" />
         {problems > 0 && <AlertTriangle className="size-4 text-destructive" />}
-        <NodeStatusBadge nodeId={id} />
+        <NodeRunBadge nodeId={id} />
       </div>
       <p className="px-3 text-xs text-muted-foreground">{t('flow.node.iterationHint')}</p>
       <Handle type="source" position={Position.Right} className={handleClass} />

@@ -43,7 +43,9 @@ export function ChatModal({ chatbotId, open, onOpenChange, getDraft, inputFields
   const runId = useRunStore((s) => s.runId);
   const end = useRef<HTMLDivElement>(null);
   const last = turns.at(-1);
-  useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [turns.length, last?.content.length]);
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'end' });
+  }, [turns.length, last?.content.length]);
 
   async function send(event: FormEvent) {
     event.preventDefault();
