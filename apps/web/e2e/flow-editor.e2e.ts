@@ -123,7 +123,8 @@ describe.skipIf(inject('noBrowser'))('the chatflow editor', () => {
     await picker.getByTestId('template-qa-chatbot').click();
     await picker.waitFor({ state: 'detached' });
     await page.getByTestId('node-llm_qa01').waitFor();
-    expect(await page.locator('.react-flow__node').count()).toBe(4);
+    // The view fits the template once it is drawn.
+    await expect.poll(() => page.locator('.react-flow__node').count()).toBe(4);
     await expect.poll(() => page.getByTestId('unsaved').isVisible()).toBe(true);
 
     await page.getByTestId('node-llm_qa01').click();
@@ -173,6 +174,32 @@ describe.skipIf(inject('noBrowser'))('the chatflow editor', () => {
     const status = page.getByTestId('node-status-llm_qs01').locator('[data-status]');
     expect(await status.getAttribute('data-status')).toBe('succeeded');
     expect(errors).toEqual([]);
+  });
+
+  it('holds nodes dropped into an iteration, which move with it, and copies it with its children', async () => {
+    const id = await createBot('Per item', 'chatflow');
+    await page.goto(`${webUrl}/studio/chatflow/${id}`);
+    await page.getByTestId('template-picker').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('template-picker').waitFor({ state: 'detached' });
+    const iteration = await drop('iteration', 60, 60);
+    const child = await drop('llm', 120, 170);
+    const before = (await page.getByTestId(`node-${child}`).boundingBox())!;
+    const frame = (await page.getByTestId(`node-${iteration}`).boundingBox())!;
+    await page.mouse.move(frame.x + frame.width - 60, frame.y + 12);
+    await page.mouse.down();
+    await page.mouse.move(frame.x + frame.width + 40, frame.y + 60, { steps: 8 });
+    await page.mouse.up();
+    const after = (await page.getByTestId(`node-${child}`).boundingBox())!;
+    expect(Math.round(after.x - before.x)).toBe(96);
+    expect(Math.round(after.y - before.y)).toBe(48);
+    // Copy and paste the iteration: a second frame with its own child.
+    await page.getByTestId(`node-${iteration}`).click({ position: { x: frame.width - 60, y: 12 } });
+    await page.keyboard.press('Control+c');
+    await page.keyboard.press('Control+v');
+    await expect.poll(() => page.locator('[data-node-type=iteration]').count()).toBe(2);
+    expect(await page.locator('[data-node-type=llm]').count()).toBe(2);
+    await shot(page, 'flow-11-iteration');
   });
 
   it('undoes and redoes edits, and shows a publish refusal on the node concerned', async () => {

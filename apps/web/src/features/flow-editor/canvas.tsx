@@ -11,7 +11,7 @@ import {
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import './canvas.css';
-import { type DragEvent, useCallback, useRef } from 'react';
+import { type DragEvent, useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '@/stores/toasts';
 import { useEditorStore } from './editor-store';
@@ -60,6 +60,8 @@ export function Canvas() {
   const containerAt = useContainerAt();
   const wrapper = useRef<HTMLDivElement>(null);
   const dark = useDarkMode();
+  // Fitting waits for the first nodes: on an empty canvas it would jump when the first one is dropped.
+  const [fitOnce] = useState(() => useEditorStore.getState().nodes.length > 0);
 
   const isValidConnection = useCallback(
     (c: Connection | EditorEdge) => checkConnection(useEditorStore.getState(), c) === null,
@@ -123,7 +125,7 @@ export function Canvas() {
         onDrop={onDrop}
         snapToGrid
         snapGrid={[16, 16]}
-        fitView
+        fitView={fitOnce}
         fitViewOptions={{ maxZoom: 1, padding: 0.2 }}
         minZoom={0.1}
         maxZoom={2}
