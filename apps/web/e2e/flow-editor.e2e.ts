@@ -200,6 +200,20 @@ describe.skipIf(inject('noBrowser'))('the chatflow editor', () => {
     await expect.poll(() => page.locator('[data-node-type=iteration]').count()).toBe(2);
     expect(await page.locator('[data-node-type=llm]').count()).toBe(2);
     await shot(page, 'flow-11-iteration');
+
+    // Leaving with unsaved changes asks first; the edits stay in this browser as a draft to restore.
+    await page.getByRole('link', { name: 'Back to the studio' }).click();
+    await page.getByText('Leave without saving?').waitFor();
+    await page.getByRole('button', { name: 'Stay' }).click();
+    expect(page.url()).toContain(`/studio/chatflow/${id}`);
+    await page.waitForTimeout(1200);
+    await page.getByRole('link', { name: 'Back to the studio' }).click();
+    await page.getByRole('button', { name: 'Leave' }).click();
+    await page.waitForURL(`${webUrl}/studio`);
+    await page.goto(`${webUrl}/studio/chatflow/${id}`);
+    await page.getByRole('button', { name: 'Restore' }).click();
+    await expect.poll(() => page.locator('[data-node-type=iteration]').count()).toBe(2);
+    expect(await page.getByTestId('unsaved').count()).toBe(1);
   });
 
   it('undoes and redoes edits, and shows a publish refusal on the node concerned', async () => {

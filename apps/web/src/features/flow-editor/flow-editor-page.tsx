@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogTitle } from '@/components/ui/dialog';
 import { EmptyState, Loading } from '@/features/providers/states';
 import { Canvas } from './canvas';
+import { differs, readDraft } from './draft';
 import { DraftBanner, LeaveGuard } from './editor-guards';
 import { useEditorStore } from './editor-store';
 import { useFlowActions } from './flow-actions';
@@ -82,8 +83,11 @@ function Editor({ type, chatbotId }: { type: FlowType; chatbotId: string }) {
   useEditorShortcuts({ save: () => void actions.save() });
 
   useEffect(() => {
-    // Spec section 2: the picker opens by itself when the loaded configuration has no nodes.
-    if (useEditorStore.getState().nodes.length === 0) setTemplatesOpen(true);
+    // Spec section 2: the picker opens by itself when the loaded configuration has no nodes (unless a
+    // draft of this flow waits to be restored: the banner offers that first).
+    const loaded = useEditorStore.getState();
+    const draft = readDraft(chatbotId);
+    if (loaded.nodes.length === 0 && !(draft && differs(draft, loaded))) setTemplatesOpen(true);
     // A run that was going on before a reload is followed again (or shown, if it has ended).
     void resumeActiveRun(chatbotId);
     return () => {

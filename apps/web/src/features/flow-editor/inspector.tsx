@@ -3,6 +3,7 @@ import type { EditorNode } from './graph-ops';
 import { AlertTriangle, MousePointerClick, Trash2, X } from 'lucide-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useShallow } from 'zustand/react/shallow';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
@@ -49,7 +50,7 @@ function FlowProblems() {
 }
 
 /** An agent's tools: the flow's tool nodes, attached by an edge to its Tools handle. */
-function ToolsField({ agent }: { agent: EditorNode }) {
+function ToolsField({ agent }: { agent: Pick<EditorNode, 'id'> }) {
   const { t } = useTranslation();
   const nodes = useEditorStore((s) => s.nodes);
   const edges = useEditorStore((s) => s.edges);
@@ -81,11 +82,15 @@ function ToolsField({ agent }: { agent: EditorNode }) {
   );
 }
 
-function NodeForm({ node }: { node: EditorNode }) {
+function NodeForm({ node }: { node: Pick<EditorNode, 'id' | 'type' | 'data'> }) {
   const { t } = useTranslation();
   const def = nodeDefinition(node.type);
-  const nodes = useEditorStore((s) => s.nodes);
+  // What the variable picker depends on: the edges and every node's data, not positions, so dragging
+  // another node does not re-render the form.
   const edges = useEditorStore((s) => s.edges);
+  const shapes = useEditorStore(
+    useShallow((s) => s.nodes.flatMap((n) => [n.id, n.type, n.data, n.parentId])),
+  );
   const problems = useEditorStore((s) => s.problems);
   const updateNode = useEditorStore((s) => s.updateNode);
   const deleteNodes = useEditorStore((s) => s.deleteNodes);
@@ -95,7 +100,11 @@ function NodeForm({ node }: { node: EditorNode }) {
   const collections = useNamedItems('collection', workspaceId);
   const connectors = useNamedItems('connector', workspaceId);
   // Only what runs before this node may be referenced (recomputed when the graph's shape changes).
-  const sources = useMemo(() => upstreamOf({ nodes, edges }, node.id), [nodes, edges, node.id]);
+  const sources = useMemo(
+    () => upstreamOf({ nodes: useEditorStore.getState().nodes, edges }, node.id),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `shapes` stands for the nodes' data
+    [shapes, edges, node.id],
+  );
   const mine = problems.filter((p) => p.node_id === node.id);
   const fields = (Array.isArray(node.data.fields) ? {} : node.data.fields) as Record<string, unknown>;
   const setField = (name: string, value: unknown) =>
@@ -210,7 +219,12 @@ function NodeForm({ node }: { node: EditorNode }) {
 
 /** The right-hand panel: the selected node's form, or the flow's problems. */
 export function Inspector() {
-  const node = useEditorStore((s) => s.nodes.find((n) => n.id === s.selectedNodeId));
+  const node = useEditorStore(
+    useShallow((s) => {
+      const found = s.nodes.find((n) => n.id === s.selectedNodeId);
+      return found ? { id: found.id, type: found.type, data: found.data } : undefined;
+    }),
+  );
   return (
     <aside className="h-full w-80 shrink-0 overflow-y-auto border-l bg-background" aria-label="inspector">
       {node ? <NodeForm key={node.id} node={node} /> : <FlowProblems />}
