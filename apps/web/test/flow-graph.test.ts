@@ -391,3 +391,15 @@ describe('undo and redo', () => {
     });
   });
 });
+
+describe('selection', () => {
+  it('selecting a node clears the selected execution node (spec section 4)', async () => {
+    const { useRunStore } = await import('../src/features/flow-editor/runs/run-store');
+    useEditorStore.getState().load(chatbot, { nodes: [], edges: [] });
+    const id = useEditorStore.getState().addNode('llm', at);
+    useRunStore.getState().selectExecution(id);
+    expect(useRunStore.getState().selectedExecutionNodeId).toBe(id);
+    useEditorStore.getState().selectNode(id);
+    expect(useRunStore.getState().selectedExecutionNodeId).toBeNull();
+  });
+});

@@ -19,7 +19,6 @@ import { FlowNodeCard } from './flow-node';
 import { checkConnection, type Connection, type EditorNode, type EditorEdge } from './graph-ops';
 import { IterationNode } from './iteration-node';
 import { NODE_DRAG_TYPE } from './palette';
-import { useRunStore } from './runs/run-store';
 import { useDarkMode } from './use-dark-mode';
 
 /** Every catalog type drawn by the card, iterations by their frame; built once. */
@@ -112,11 +111,7 @@ export function Canvas() {
         onConnect={connect}
         onConnectEnd={onConnectEnd}
         isValidConnection={isValidConnection}
-        onNodeClick={(_, node) => {
-          selectNode(node.id);
-          // Spec section 4: selecting a node clears the selected execution node.
-          useRunStore.getState().clearSelectedExecution();
-        }}
+        onNodeClick={(_, node) => selectNode(node.id)}
         onPaneClick={() => selectNode(null)}
         onDragOver={(event) => {
           event.preventDefault();

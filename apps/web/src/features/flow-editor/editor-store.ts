@@ -15,6 +15,7 @@ import {
   type EditorEdge,
 } from './graph-ops';
 import { emptyHistory, type History, record, redo, undo } from './history';
+import { useRunStore } from './runs/run-store';
 import { applyTemplate } from './template';
 
 export interface FlowProblemView {
@@ -187,7 +188,11 @@ export const useEditorStore = create<EditorState>()((set, get) => {
       commit(next, null, { selectedNodeId });
     },
 
-    selectNode: (id) => set({ selectedNodeId: id }),
+    selectNode: (id) => {
+      set({ selectedNodeId: id });
+      // Spec section 4: selecting a node clears the selected execution node.
+      if (id !== null) useRunStore.getState().clearSelectedExecution();
+    },
 
     copy: (ids) => {
       const clipboard = copySelection(get(), ids);
