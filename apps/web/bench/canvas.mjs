@@ -79,6 +79,38 @@ function bigFlow(count) {
   return { nodes, edges };
 }
 
+/** BENCH_PROFILE=1: the functions the drag spends its script time in (self time, longest first). */
+function printProfile(profile) {
+  const self = new Map();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const dt = profile.timeDeltas;
+  profile.samples.forEach((id, i) => {
+    const f = byId.get(id).callFrame;
+    const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber}`;
+    self.set(key, (self.get(key) ?? 0) + (dt[i] ?? 0) / 1000);
+  });
+  for (const [k, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20))
+    console.log(`  ${ms.toFixed(1).padStart(7)} ms  ${k}`);
+}
+
+async function printTrace(cdp) {
+  const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.end');
+  const { stream } = await done;
+  let text = '';
+  for (;;) {
+    const chunk = await cdp.send('IO.read', { handle: stream });
+    text += chunk.data;
+    if (chunk.eof) break;
+  }
+  const events = JSON.parse(text).traceEvents ?? JSON.parse(text);
+  const total = new Map();
+  for (const e of events)
+    if (e.ph === 'X' && e.dur) total.set(e.name, (total.get(e.name) ?? 0) + e.dur / 1000);
+  for (const [name, ms] of [...total].sort((a, b) => b[1] - a[1]).slice(0, 15))
+    console.log(`  ${name.padEnd(32)} ${ms.toFixed(1)} ms`);
+}
+
 const stats = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
@@ -178,12 +210,49 @@ try {
   }
 
   const box = await page.getByTestId('node-llm_0021').boundingBox();
+  // BENCH_TRACE=1: what the main thread spends the drag on, by trace event (longest first).
+  if (process.env.BENCH_PROFILE) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    await cdp.send('Profiler.start');
+  }
+  if (process.env.BENCH_TRACE)
+    await cdp.send('Tracing.start', {
+      categories: 'devtools.timeline,disabled-by-default-devtools.timeline',
+      transferMode: 'ReturnAsStream',
+    });
+  // Which nodes' DOM changes while one node is dragged: only that one should.
+  await page.evaluate(() => {
+    window.__touched = new Set();
+    window.__observer = new MutationObserver((records) => {
+      for (const r of records) {
+        const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+        const id = el?.closest('.react-flow__node')?.getAttribute('data-id');
+        if (id) window.__touched.add(id);
+      }
+    });
+    window.__observer.observe(document.querySelector('.react-flow__nodes'), {
+      subtree: true,
+      attributes: true,
+      childList: true,
+      characterData: true,
+    });
+  });
   const drag = await frames(async () => {
-    await page.mouse.move(box.x + 40, box.y + 10);
+    const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+    await page.mouse.move(x, y);
     await page.mouse.down();
-    for (let i = 1; i <= 60; i++) await page.mouse.move(box.x + 40 + i * 4, box.y + 10 + i * 2);
+    for (let i = 1; i <= 60; i++) await page.mouse.move(x + i * 4, y + i * 2);
     await page.mouse.up();
   }, 60);
+  if (process.env.BENCH_TRACE) await printTrace(cdp);
+  if (process.env.BENCH_PROFILE) printProfile((await cdp.send('Profiler.stop')).profile);
+  const touched = await page.evaluate(() => {
+    window.__observer.disconnect();
+    return window.__touched.size;
+  });
+  // The drag must have moved the node (not panned the view): the flow then has unsaved changes.
+  if ((await page.getByTestId('unsaved').count()) !== 1) throw new Error('the drag did not move the node');
   const pane = await page.locator('.react-flow__pane').boundingBox();
   const pan = await frames(async () => {
     await page.mouse.move(pane.x + pane.width - 30, pane.y + pane.height - 30);
@@ -235,6 +304,7 @@ try {
     nodes: NODES,
     load_to_all_drawn_ms: loadMs,
     drag_frame_ms: drag,
+    nodes_touched_by_drag: touched,
     pan_frame_ms: pan,
     keystroke_to_node_ms: stats(typing),
     undo_click_ms: stats(undo),
@@ -245,6 +315,7 @@ try {
   console.log(
     `drag frame            p50 ${drag.p50} ms  p95 ${drag.p95} ms  max ${drag.max} ms  (${drag.frames} frames, ${drag.longTasks} long tasks)`,
   );
+  console.log(`nodes changed in DOM  ${touched} of ${NODES} while one is dragged`);
   console.log(
     `pan frame             p50 ${pan.p50} ms  p95 ${pan.p95} ms  max ${pan.max} ms  (${pan.frames} frames, ${pan.longTasks} long tasks)`,
   );
