@@ -69,3 +69,45 @@ export async function createWorkspaceInUi(page: Page, name: string): Promise<str
       ).state?.selectedWorkspaceId ?? null,
   );
 }
+
+/** Calls the API with the page's access token (to set the stage and clean up, never to test). */
+export function apiAs(page: Page, apiUrl: string) {
+  return async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const token = await page.evaluate(() => localStorage.getItem('access_token'));
+    const res = await fetch(`${apiUrl}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path} -> ${res.status} ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+}
+
+/** A provider on the fake OpenAI-compatible server in the workspace, and an LLM of it. */
+export async function addFakeModel(
+  call: ReturnType<typeof apiAs>,
+  workspaceId: string,
+  fakeProviderUrl: string,
+  names: { provider: string; model?: string },
+): Promise<string> {
+  const { provider_id } = await call<{ provider_id: string }>('POST', '/providers', {
+    workspace_id: workspaceId,
+    name: names.provider,
+    kind: 'openai_compatible',
+    base_url: `${fakeProviderUrl}/v1`,
+    api_key: 'test-key',
+  });
+  const { model_id } = await call<{ model_id: string }>('POST', '/models', {
+    workspace_id: workspaceId,
+    provider_id,
+    ...(names.model ? { name: names.model } : {}),
+    model_name: 'gpt-4o-mini',
+    model_type: 'llm',
+  });
+  return model_id;
+}

@@ -3,7 +3,7 @@
 // then chats with it, and a user without access does not see it.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createWorkspaceInUi, launch, login, newPage, shot } from './browser';
+import { apiAs, createWorkspaceInUi, launch, login, newPage, shot } from './browser';
 
 const webUrl = inject('webUrl');
 const apiUrl = inject('apiUrl');
@@ -27,20 +27,7 @@ let context: BrowserContext;
 let errors: string[];
 
 /** The API as the admin, straight from the test: only for setting the stage (people) and cleaning up. */
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const token = await adminPage.evaluate(() => localStorage.getItem('access_token'));
-  const res = await fetch(`${apiUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} -> ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
+const call: ReturnType<typeof apiAs> = (...args) => apiAs(adminPage, apiUrl)(...args);
 
 const lastAssistant = () => page.getByTestId('assistant-message').last();
 

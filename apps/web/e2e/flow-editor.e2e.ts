@@ -2,7 +2,7 @@
 // workflow built by hand with a conditional, run, and inspected node by node; and the not-found states.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createWorkspaceInUi, launch, login, newPage, shot } from './browser';
+import { addFakeModel, apiAs, createWorkspaceInUi, launch, login, newPage, shot } from './browser';
 
 const webUrl = inject('webUrl');
 const apiUrl = inject('apiUrl');
@@ -13,22 +13,7 @@ let browser: Browser;
 let page: Page;
 let errors: string[];
 let workspaceId: string | null = null;
-
-/** The API as the admin, only to set the stage (a provider and its model, the chatbots) and clean up. */
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const token = await page.evaluate(() => localStorage.getItem('access_token'));
-  const res = await fetch(`${apiUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} -> ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
+const call: ReturnType<typeof apiAs> = (...args) => apiAs(page, apiUrl)(...args);
 
 async function createBot(name: string, type: 'chatflow' | 'workflow'): Promise<string> {
   const { id } = await call<{ id: string }>('POST', '/chatbots', { workspace_id: workspaceId, name, type });
@@ -91,20 +76,7 @@ beforeAll(async () => {
   ({ page, errors } = await newPage(browser, { width: 1440, height: 900 }));
   await login(page, webUrl, admin.email, admin.password);
   workspaceId = await createWorkspaceInUi(page, 'Flow lab');
-  const { provider_id } = await call<{ provider_id: string }>('POST', '/providers', {
-    workspace_id: workspaceId,
-    name: 'Fake AI',
-    kind: 'openai_compatible',
-    base_url: `${fakeProviderUrl}/v1`,
-    api_key: 'test-key',
-  });
-  await call('POST', '/models', {
-    workspace_id: workspaceId,
-    provider_id,
-    name: 'Fast model',
-    model_name: 'gpt-4o-mini',
-    model_type: 'llm',
-  });
+  await addFakeModel(call, workspaceId!, fakeProviderUrl, { provider: 'Fake AI', model: 'Fast model' });
 });
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launch, login, newPage, shot, createWorkspaceInUi } from './browser';
+import { addFakeModel, apiAs, createWorkspaceInUi, launch, login, newPage, shot } from './browser';
 
 const webUrl = inject('webUrl');
 const apiUrl = inject('apiUrl');
@@ -29,17 +29,7 @@ async function cardMenu(name: string, item: string) {
   await page.getByRole('menuitem', { name: item }).click();
 }
 
-/** A call to the API as the signed-in admin, with the page's access token. */
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const token = await page.evaluate(() => localStorage.getItem('access_token'));
-  const res = await fetch(`${apiUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const call: ReturnType<typeof apiAs> = (...args) => apiAs(page, apiUrl)(...args);
 
 beforeAll(async () => {
   if (inject('noBrowser')) return;
@@ -58,19 +48,7 @@ describe.skipIf(inject('noBrowser'))('the studio in a browser', () => {
     await login(page, webUrl, admin.email, admin.password);
     workspaceId = await createWorkspaceInUi(page, WORKSPACE);
     expect(workspaceId).toMatch(/^[0-9a-f-]{36}$/);
-    const { provider_id } = await call<{ provider_id: string }>('POST', '/providers', {
-      workspace_id: workspaceId,
-      name: 'Fake',
-      kind: 'openai_compatible',
-      base_url: `${fakeProviderUrl}/v1`,
-      api_key: 'test-key',
-    });
-    await call('POST', '/models', {
-      workspace_id: workspaceId,
-      provider_id,
-      model_name: 'gpt-4o-mini',
-      model_type: 'llm',
-    });
+    await addFakeModel(call, workspaceId!, fakeProviderUrl, { provider: 'Fake' });
     ({ user_id: memberId } = await call<{ user_id: string }>('POST', '/users', {
       email: memberEmail,
       firstName: 'Sam',

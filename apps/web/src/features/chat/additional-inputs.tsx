@@ -1,106 +1,9 @@
-import { ChevronDown, ChevronUp, Eraser, X } from 'lucide-react';
+import { ChevronDown, ChevronUp, Eraser } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
-import { Checkbox } from '@/components/ui/checkbox';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { useChatStore } from './chat-store';
-import { chatErrorText } from './errors';
-import {
-  acceptFor,
-  coerceBoolean,
-  isFileType,
-  isMultipleFiles,
-  type InputField,
-  type InputValue,
-} from './input-fields';
-
-const textarea =
-  'min-h-16 w-full rounded-md border border-input bg-transparent px-3 py-2 font-mono text-xs shadow-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring aria-invalid:border-destructive';
-
-function FieldControl({
-  field,
-  value,
-  id,
-  invalid,
-}: {
-  field: InputField;
-  value: InputValue;
-  id: string;
-  invalid: boolean;
-}) {
-  const { t } = useTranslation();
-  const setValue = useChatStore((s) => s.setInputValue);
-  const set = (next: InputValue) => setValue(field.name, next);
-  const aria = {
-    id,
-    'aria-invalid': invalid || undefined,
-    'aria-describedby': invalid ? `${id}-error` : undefined,
-  };
-
-  if (field.type === 'boolean') {
-    return (
-      <div className="flex items-center gap-2">
-        <Checkbox
-          {...aria}
-          checked={coerceBoolean(value)}
-          onCheckedChange={(checked) => set(checked === true)}
-        />
-        <span className="text-sm text-muted-foreground">{t('chatPage.inputs.enabled')}</span>
-      </div>
-    );
-  }
-  if (isFileType(field.type)) {
-    const multiple = isMultipleFiles(field.type);
-    const files = Array.isArray(value) ? value : value instanceof File ? [value] : [];
-    return (
-      <div className="flex flex-wrap items-center gap-2">
-        <Input
-          {...aria}
-          type="file"
-          multiple={multiple}
-          accept={acceptFor(field.type)}
-          title={t(multiple ? 'chatPage.inputs.chooseFiles' : 'chatPage.inputs.chooseFile')}
-          className="h-auto max-w-xs py-1 text-xs"
-          onChange={(e) => {
-            const chosen = Array.from(e.target.files ?? []);
-            set(multiple ? chosen : (chosen[0] ?? null));
-          }}
-        />
-        <span className="text-xs text-muted-foreground">
-          {files.length > 0 ? files.map((f) => f.name).join(', ') : t('chatPage.inputs.noFile')}
-        </span>
-        {files.length > 0 && (
-          <Button
-            type="button"
-            size="icon"
-            variant="ghost"
-            className="size-7"
-            onClick={() => set(multiple ? [] : null)}
-            aria-label={t('chatPage.inputs.removeFiles')}
-          >
-            <X />
-          </Button>
-        )}
-      </div>
-    );
-  }
-  const text = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
-  if (field.type === 'string' || field.type === 'number') {
-    return (
-      <Input
-        {...aria}
-        type={field.type === 'number' ? 'number' : 'text'}
-        value={text}
-        onChange={(e) => set(e.target.value)}
-      />
-    );
-  }
-  return (
-    <textarea {...aria} className={textarea} rows={3} value={text} onChange={(e) => set(e.target.value)} />
-  );
-}
+import { InputFieldRow } from './input-field-row';
 
 /** The values a chatflow or workflow takes besides the message (mandatory ones marked). */
 export function AdditionalInputs() {
@@ -109,6 +12,7 @@ export function AdditionalInputs() {
   const values = useChatStore((s) => s.inputValues);
   const errors = useChatStore((s) => s.inputErrors);
   const clearInputs = useChatStore((s) => s.clearInputs);
+  const setValue = useChatStore((s) => s.setInputValue);
   const [open, setOpen] = useState(true);
   const baseId = useId();
   const showing = open || Object.keys(errors).length > 0;
@@ -143,33 +47,18 @@ export function AdditionalInputs() {
       </div>
       {showing && (
         <div className="mt-3 grid max-h-64 gap-3 overflow-y-auto sm:grid-cols-2">
-          {fields.map((field, i) => {
-            const id = `${baseId}-${i}`;
-            const error = errors[field.name];
-            return (
-              <div key={field.name} className="grid content-start gap-1.5">
-                <Label htmlFor={id} className="flex items-center gap-1">
-                  <span className="font-mono text-xs">{field.name}</span>
-                  {field.is_mandatory && (
-                    <span className="text-xs text-destructive">
-                      * <span className="sr-only">{t('chatPage.inputs.required')}</span>
-                    </span>
-                  )}
-                </Label>
-                <FieldControl
-                  field={field}
-                  value={values[field.name] ?? null}
-                  id={id}
-                  invalid={Boolean(error)}
-                />
-                {error && (
-                  <p id={`${id}-error`} role="alert" className="text-xs text-destructive">
-                    {chatErrorText(t, error)}
-                  </p>
-                )}
-              </div>
-            );
-          })}
+          {fields.map((field, i) => (
+            <InputFieldRow
+              key={field.name}
+              name={field.name}
+              type={field.type}
+              mandatory={field.is_mandatory}
+              value={values[field.name] ?? null}
+              id={`${baseId}-${i}`}
+              error={errors[field.name]}
+              onChange={(value) => setValue(field.name, value)}
+            />
+          ))}
         </div>
       )}
     </section>
