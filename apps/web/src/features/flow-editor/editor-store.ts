@@ -240,3 +240,7 @@ export const useEditorStore = create<EditorState>()((set, get) => {
     setProblems: (problems) => set({ problems }),
   };
 });
+
+/** How many publish problems concern a node (each node subscribes to its own count). */
+export const useProblemCount = (nodeId: string) =>
+  useEditorStore((s) => s.problems.filter((p) => p.node_id === nodeId).length);

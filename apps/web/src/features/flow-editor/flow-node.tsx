@@ -11,11 +11,12 @@ import { AlertTriangle } from 'lucide-react';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '@/lib/utils';
-import { useEditorStore } from './editor-store';
+import { useProblemCount } from './editor-store';
 import { CATEGORY_LOOK, nodeSummary, UNKNOWN_LOOK } from './node-look';
 import { NodeRunBadge, useStatusRing } from './runs/node-run-badge';
 
-const handleClass = '!size-3 !border-2 !border-background !bg-muted-foreground';
+/** The look of every handle on the canvas. */
+export const HANDLE_CLASS = '!size-3 !border-2 !border-background !bg-muted-foreground';
 
 function branchLabel(fields: EditorNode['data']['fields'], handle: string, index: number): string {
   if (handle === ELSE_HANDLE) return 'else';
@@ -30,7 +31,7 @@ export const FlowNodeCard = memo(function FlowNodeCard({ id, type, data, selecte
   const def = nodeDefinition(type);
   const look = def ? CATEGORY_LOOK[def.category] : UNKNOWN_LOOK;
   const Icon = look.icon;
-  const problems = useEditorStore((s) => s.problems.filter((p) => p.node_id === id).length);
+  const problems = useProblemCount(id);
   const branches = sourceHandlesOf({ type, data });
   const summary = nodeSummary(data.fields);
   const ring = useStatusRing(id);
@@ -46,7 +47,7 @@ export const FlowNodeCard = memo(function FlowNodeCard({ id, type, data, selecte
         ring,
       )}
     >
-      {type !== 'input' && <Handle type="target" position={Position.Left} className={handleClass} />}
+      {type !== 'input' && <Handle type="target" position={Position.Left} className={HANDLE_CLASS} />}
       <div className="flex items-center gap-2 px-3 pt-2.5">
         <span className={cn('grid size-6 shrink-0 place-items-center rounded-md text-white', look.accent)}>
           <Icon className="size-3.5" />
@@ -74,21 +75,21 @@ export const FlowNodeCard = memo(function FlowNodeCard({ id, type, data, selecte
                 id={handle}
                 type="source"
                 position={Position.Right}
-                className={cn(handleClass, '!-right-4')}
+                className={cn(HANDLE_CLASS, '!-right-4')}
                 data-testid={`handle-${id}-${handle}`}
               />
             </div>
           ))}
         </div>
       ) : (
-        type !== 'output' && <Handle type="source" position={Position.Right} className={handleClass} />
+        type !== 'output' && <Handle type="source" position={Position.Right} className={HANDLE_CLASS} />
       )}
       {type === 'agent' && (
         <Handle
           id={TOOLS_HANDLE}
           type="target"
           position={Position.Bottom}
-          className={cn(handleClass, '!bg-orange-500')}
+          className={cn(HANDLE_CLASS, '!bg-orange-500')}
           title={t('flow.node.tools')}
         />
       )}

@@ -4,15 +4,14 @@ import { AlertTriangle, Repeat } from 'lucide-react';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '@/lib/utils';
-import { useEditorStore } from './editor-store';
+import { useProblemCount } from './editor-store';
+import { HANDLE_CLASS } from './flow-node';
 import { NodeRunBadge, useStatusRing } from './runs/node-run-badge';
-
-const handleClass = '!size-3 !border-2 !border-background !bg-muted-foreground';
 
 /** An iteration: a resizable frame whose children run once per item. */
 export const IterationNode = memo(function IterationNode({ id, data, selected }: NodeProps<EditorNode>) {
   const { t } = useTranslation();
-  const problems = useEditorStore((s) => s.problems.filter((p) => p.node_id === id).length);
+  const problems = useProblemCount(id);
   const ring = useStatusRing(id);
   return (
     <div
@@ -26,7 +25,7 @@ export const IterationNode = memo(function IterationNode({ id, data, selected }:
       )}
     >
       <NodeResizer isVisible={selected} minWidth={320} minHeight={200} color="var(--color-primary)" />
-      <Handle type="target" position={Position.Left} className={handleClass} />
+      <Handle type="target" position={Position.Left} className={HANDLE_CLASS} />
       <div className="flex items-center gap-2 px-3 py-2">
         <span className="grid size-6 place-items-center rounded-md bg-indigo-500 text-white">
           <Repeat className="size-3.5" />
@@ -38,7 +37,7 @@ export const IterationNode = memo(function IterationNode({ id, data, selected }:
         <NodeRunBadge nodeId={id} />
       </div>
       <p className="px-3 text-xs text-muted-foreground">{t('flow.node.iterationHint')}</p>
-      <Handle type="source" position={Position.Right} className={handleClass} />
+      <Handle type="source" position={Position.Right} className={HANDLE_CLASS} />
     </div>
   );
 });

@@ -1,7 +1,7 @@
 import type { Chatbot, ModelWithProvider } from '@atelier/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import { ApiError } from '@/lib/api-client';
+import { isNotFoundError } from '@/features/studio/logic';
 import type { SavedConfiguration } from './serialize';
 
 const q = encodeURIComponent;
@@ -26,9 +26,6 @@ export class FlowLoadError extends Error {
   }
 }
 
-/** The API answers 404 for an unknown chatbot, and 400 or 422 for an id that cannot be one. */
-const isNotFound = (error: unknown) => error instanceof ApiError && [400, 404, 422].includes(error.status);
-
 /**
  * Spec section 4: load fetches the chatbot, then its config by type; any other type than the editor's
  * gives 'Invalid chatbot type'. An empty configuration stands in when none is returned.
@@ -41,7 +38,7 @@ export async function loadFlow(
   try {
     chatbot = (await api.get<{ chatbot: Chatbot }>(`/chatbots/${q(chatbotId)}`)).chatbot;
   } catch (error) {
-    if (isNotFound(error)) throw new FlowLoadError('not found', 'not_found');
+    if (isNotFoundError(error)) throw new FlowLoadError('not found', 'not_found');
     throw new FlowLoadError(FLOW_ERRORS.fetchConfig, 'failed');
   }
   if (chatbot.type !== type) throw new FlowLoadError(FLOW_ERRORS.invalidType, 'invalid_type');
@@ -51,7 +48,7 @@ export async function loadFlow(
     );
     return { chatbot, configuration: config?.configuration ?? { nodes: [], edges: [] } };
   } catch (error) {
-    if (isNotFound(error)) throw new FlowLoadError('not found', 'not_found');
+    if (isNotFoundError(error)) throw new FlowLoadError('not found', 'not_found');
     throw new FlowLoadError(FLOW_ERRORS.fetchConfig, 'failed');
   }
 }

@@ -1,3 +1,4 @@
+import { ApiError } from '@/lib/api-client';
 import { chatbotTypes, type Chatbot, type ChatbotType, type SimpleConfigBody } from '@atelier/schemas';
 
 export const CHATBOT_TYPES = chatbotTypes;
@@ -121,3 +122,7 @@ export function integrationSnippets(apiUrl: string, chatbotId: string) {
     ].join('\n'),
   };
 }
+
+/** The API answers 404 for an unknown chatbot, and 400 or 422 for an id that cannot be one. */
+export const isNotFoundError = (error: unknown) =>
+  error instanceof ApiError && [400, 404, 422].includes(error.status);

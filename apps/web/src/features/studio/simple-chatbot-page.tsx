@@ -4,14 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { EmptyState, LoadError, Loading } from '@/features/providers/states';
-import { ApiError } from '@/lib/api-client';
 import { StatusBadge } from './controls';
-import { EDITOR_ROUTES, typeKey } from './logic';
+import { EDITOR_ROUTES, isNotFoundError, typeKey } from './logic';
 import { useChatbot } from './queries';
 import { SimpleForm } from './simple-form';
-
-/** The API answers 404 for an unknown chatbot, and 400 or 422 for an id that cannot be one. */
-const isNotFound = (error: unknown) => error instanceof ApiError && [400, 404, 422].includes(error.status);
 
 /** /studio/simple/$chatbotId: the simple chatbot editor. */
 export default function SimpleChatbotPage() {
@@ -37,7 +33,7 @@ function SimpleChatbotView({ chatbotId }: { chatbotId: string }) {
 
   if (chatbot.isPending) return <Loading />;
   if (chatbot.isError) {
-    if (!isNotFound(chatbot.error)) return <LoadError />;
+    if (!isNotFoundError(chatbot.error)) return <LoadError />;
     return (
       <div className="grid gap-4" data-testid="chatbot-not-found">
         <EmptyState
