@@ -28,7 +28,7 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     /** Every route with its access rule, as registered (the role-matrix test walks it). */
-    routeCatalog: { method: string; url: string; access: Access }[];
+    routeCatalog: { method: string; url: string; access: Access; bodyLimit: number }[];
   }
 }
 
@@ -76,7 +76,9 @@ export default fp(
         throw new Error(`Route ${route.method} ${route.url} declares no access rule (config.access).`);
       }
       for (const method of [route.method].flat()) {
-        if (method !== 'HEAD') app.routeCatalog.push({ method, url: route.url, access: route.config.access });
+        if (method === 'HEAD') continue;
+        const bodyLimit = route.bodyLimit ?? app.initialConfig.bodyLimit ?? 1_048_576;
+        app.routeCatalog.push({ method, url: route.url, access: route.config.access, bodyLimit });
       }
     });
 

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import fp from 'fastify-plugin';
 import { ProviderError } from '@atelier/providers';
@@ -25,6 +25,17 @@ const FASTIFY_ERRORS: Record<string, [number, string, string]> = {
     'The Content-Length header does not match the body.',
   ],
 };
+
+/**
+ * Errors Fastify raises before a route is found (a malformed or over-long URL), answered like the rest;
+ * passed as the `frameworkErrors` option of the Fastify instance.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return send(reply, 414, 'uri_too_long', 'A part of the address is too long.');
+  }
+  return send(reply, 400, 'bad_url', 'The address of the request is not valid.');
+}
 
 /** Every error leaves the server as `{detail, code}` with a fitting status; nothing else leaks. */
 export default fp(

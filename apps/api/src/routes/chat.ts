@@ -137,7 +137,7 @@ const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/chat-interface/conversations/:id/simple/message',
     {
-      config: everyone,
+      config: { ...everyone, eventStream: 'always' },
       bodyLimit: MESSAGE_BODY_LIMIT,
       schema: {
         tags,
@@ -185,7 +185,7 @@ export const flowChatRoutes: FastifyPluginAsyncZod = async (app) => {
     app.post(
       `/chat-interface/conversations/:id/${type}/message`,
       {
-        config: everyone,
+        config: { ...everyone, eventStream: 'always' },
         bodyLimit: MESSAGE_BODY_LIMIT,
         schema: {
           tags,
@@ -200,7 +200,7 @@ export const flowChatRoutes: FastifyPluginAsyncZod = async (app) => {
       async (request, reply) => {
         const principal = principalOf(request);
         const conversation = await app.services.conversations.own(principal, request.params.id);
-        const bot = await chattableChatbot(app.db, principal, conversation.chatbotId);
+        const bot = await chattableChatbot(app.db, principal, conversation.chatbotId, 'own');
         if (bot.type !== type) {
           throw new AppError(
             422,

@@ -62,7 +62,7 @@ const runsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/chatbots/:id/runs',
     {
-      config: builders,
+      config: { ...builders, eventStream: 'on-request' },
       schema: {
         tags,
         summary: 'Start a test run of a chatflow or workflow (its saved configuration, or the draft given)',
@@ -140,7 +140,7 @@ const runsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/runs/:id/events',
     {
-      config: everyone,
+      config: { ...everyone, eventStream: 'always' },
       schema: {
         tags,
         summary: "A run's events as server-sent events; re-attach with Last-Event-ID",

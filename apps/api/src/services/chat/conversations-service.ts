@@ -20,11 +20,18 @@ function toConversation(row: ConversationRow): Conversation {
   };
 }
 
-/** The chatbot a person may chat with now: it exists, is published, and they have access. */
+type ReachedBy = 'chosen' | 'own';
+
+/**
+ * The chatbot a person may chat with now: it exists, is published, and they have access. Named by an
+ * id the client `chose`, a chatbot without access answers exactly as an unknown id does, so ids cannot
+ * be probed; the chatbot of the caller's `own` conversation says that access was lost.
+ */
 export async function chattableChatbot(
   db: Db,
   principal: Principal,
   chatbotId: string | null,
+  reachedBy: ReachedBy = 'chosen',
 ): Promise<ChatbotRow> {
   const [bot] = chatbotId
     ? await db
@@ -33,18 +40,20 @@ export async function chattableChatbot(
         .where(and(eq(chatbots.id, chatbotId), eq(chatbots.organizationId, principal.organizationId)))
         .limit(1)
     : [];
-  return assertChattable(db, principal, bot ?? null);
+  return assertChattable(db, principal, bot ?? null, reachedBy);
 }
+
+const chatbotGone = () => new AppError(404, 'chatbot_deleted', 'This assistant no longer exists.');
 
 export async function assertChattable(
   db: Db,
   principal: Principal,
   bot: ChatbotRow | null,
+  reachedBy: ReachedBy = 'own',
 ): Promise<ChatbotRow> {
-  if (!bot || bot.organizationId !== principal.organizationId) {
-    throw new AppError(404, 'chatbot_deleted', 'This assistant no longer exists.');
-  }
+  if (!bot || bot.organizationId !== principal.organizationId) throw chatbotGone();
   if (!(await hasChatbotAccess(db, principal, bot))) {
+    if (reachedBy === 'chosen') throw chatbotGone();
     throw new AppError(403, 'chatbot_access_revoked', 'You no longer have access to this assistant.');
   }
   if (!bot.isPublished)

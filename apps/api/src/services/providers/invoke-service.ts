@@ -5,6 +5,7 @@ import type { Principal } from '../auth/principal';
 import type { CreditsService } from '../credits/credits-service';
 import { AppError } from '../errors';
 import { pricingOf, type ModelsService } from './models-service';
+import type { WorkspacesService } from '../workspaces/workspaces-service';
 import type { ProvidersService } from './providers-service';
 
 type Target = { model: typeof models.$inferSelect; provider: typeof providers.$inferSelect };
@@ -171,6 +172,7 @@ export function createInvokeService(deps: {
   models: ModelsService;
   providers: ProvidersService;
   credits: CreditsService;
+  workspaces: WorkspacesService;
 }) {
   return {
     async invoke(
@@ -180,6 +182,7 @@ export function createInvokeService(deps: {
       signal: AbortSignal,
     ): Promise<InvokeModelAnswer> {
       const primary = await deps.models.findWithProvider(principal, modelId);
+      await deps.workspaces.assertCanBuild(principal, primary.model.workspaceId, 'call its models directly');
       const backup = body.fallback_model_id
         ? await deps.models.findWithProvider(principal, body.fallback_model_id)
         : undefined;

@@ -36,12 +36,7 @@ export function createProvidersService(deps: ProvidersDeps) {
 
   /** Builders who may change a workspace's providers and models: org admins, workspace admins and editors. */
   async function assertCanEdit(principal: Principal, workspaceId: string) {
-    const { role } = await deps.workspaces.visible(principal, workspaceId);
-    if (principal.role !== 'admin' && role !== 'admin' && role !== 'editor') {
-      throw forbidden(
-        'Only editors and administrators of this workspace can change its providers and models.',
-      );
-    }
+    await deps.workspaces.assertCanBuild(principal, workspaceId, 'change its providers and models');
   }
 
   async function find(principal: Principal, id: string): Promise<ProviderRow> {

@@ -15,8 +15,8 @@ import type { Principal } from '../auth/principal';
 import type { ChatbotRow } from '../chatbots/chatbot-view';
 import type { ChatbotsService } from '../chatbots/chatbots-service';
 import { creditsLeftSql, insufficientCredits, type CreditsService } from '../credits/credits-service';
-import { AppError, notFound } from '../errors';
-import type { WorkspacesService } from '../workspaces/workspaces-service';
+import { AppError, forbidden, notFound } from '../errors';
+import { canBuild, type WorkspacesService } from '../workspaces/workspaces-service';
 import { assertRunnable, parseFlowConfig } from './flow-validation';
 
 type RunRow = typeof runs.$inferSelect;
@@ -133,6 +133,9 @@ export function createRunsService(deps: {
     });
     if (!row || principal.role === 'user' || (principal.role !== 'admin' && row.role === null)) {
       throw notFound('chatbot');
+    }
+    if (!canBuild(principal.role, row.role)) {
+      throw forbidden('Only editors and administrators of this workspace can run its flows.');
     }
     if (!(Number(row.creditsLeft) > 0)) throw insufficientCredits();
     return row.bot;

@@ -1,5 +1,5 @@
 import { users, userWorkspaceRoles, workspaces, type Db } from '@atelier/db';
-import type { Workspace, WorkspaceRoleId } from '@atelier/schemas';
+import type { AppRoleId, Workspace, WorkspaceRoleId } from '@atelier/schemas';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import { conflict, forbidden, notFound } from '../errors';
@@ -14,6 +14,12 @@ function toWorkspace(row: WorkspaceRow, role: string | null): Workspace {
     workspace_role_id: role as WorkspaceRoleId | null,
     created_at: row.createdAt.toISOString(),
   };
+}
+
+/** The one rule for who builds in a workspace (the matrix is in the API README). */
+export function canBuild(appRole: AppRoleId, workspaceRole: WorkspaceRoleId | string | null): boolean {
+  if (appRole === 'admin') return true;
+  return appRole === 'creator' && (workspaceRole === 'admin' || workspaceRole === 'editor');
 }
 
 /**
@@ -38,6 +44,18 @@ export function createWorkspacesService(deps: { db: Db }) {
       .where(and(eq(workspaces.id, id), eq(workspaces.organizationId, principal.organizationId)))
       .limit(1);
     if (!row || (principal.role !== 'admin' && row.role === null)) throw notFound('workspace');
+    return row;
+  }
+
+  /**
+   * Building in a workspace (providers, models, chatbots, and running drafts or models, which spend
+   * the organization's credits): organization admins, and builders who are its admins or editors.
+   */
+  async function assertCanBuild(principal: Principal, id: string, what: string) {
+    const row = await visible(principal, id);
+    if (!canBuild(principal.role, row.role)) {
+      throw forbidden(`Only editors and administrators of this workspace can ${what}.`);
+    }
     return row;
   }
 
@@ -69,6 +87,7 @@ export function createWorkspacesService(deps: { db: Db }) {
 
   return {
     visible,
+    assertCanBuild,
 
     async list(principal: Principal): Promise<Workspace[]> {
       const linked = and(
