@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createOrg, startTestApp, type Actor, type Org, type TestApp } from './helpers';
+import { call, createOrg, startTestApp, type Actor, type Org, type TestApp } from '../helpers';
 
 /** Two organizations: nothing of one can be read or changed from the other. */
 let t: TestApp;

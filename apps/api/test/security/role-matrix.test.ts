@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createOrg, startTestApp, type Actor, type Org, type TestApp } from './helpers';
+import { call, createOrg, startTestApp, type Actor, type Org, type TestApp } from '../helpers';
 
 /**
  * The spec's role table, written out independently of the routes' own declarations: for each route,
