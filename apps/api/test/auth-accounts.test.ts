@@ -1,6 +1,6 @@
 import { oneTimeTokens } from '@atelier/db';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashToken } from '../src/services/auth/secrets';
 import {
   call,
@@ -43,16 +43,15 @@ describe('password reset', () => {
     expect(known.status).toBe(200);
     expect(unknown.status).toBe(200);
     expect(known.body).toEqual(unknown.body);
-    await new Promise((r) => setTimeout(r, 20)); // the mail is sent in the background
-    expect(t.mails.slice(before).map((m) => m.to)).toEqual([user.email]);
+    // The mail is sent in the background.
+    await vi.waitFor(() => expect(t.mails.slice(before).map((m) => m.to)).toEqual([user.email]));
   });
 
   it('sets a new password once; sessions are closed; the link cannot be reused', async () => {
     const user = await org.member('user');
     const session = await login(t.app, user.email);
     await call(t.app, 'POST', '/auth/request-password-reset', { body: { email: user.email } });
-    await new Promise((r) => setTimeout(r, 20));
-    const token = linkToken(t.mails, user.email, '/reset-password');
+    const token = await vi.waitFor(() => linkToken(t.mails, user.email, '/reset-password'));
 
     const done = await call(t.app, 'POST', '/auth/set-password', { body: { token, password: NEW_PASSWORD } });
     expect(done.status).toBe(200);
@@ -75,8 +74,7 @@ describe('password reset', () => {
   it('refuses an expired or unknown token, and a weak password', async () => {
     const user = await org.member('user');
     await call(t.app, 'POST', '/auth/request-password-reset', { body: { email: user.email } });
-    await new Promise((r) => setTimeout(r, 20));
-    const token = linkToken(t.mails, user.email, '/reset-password');
+    const token = await vi.waitFor(() => linkToken(t.mails, user.email, '/reset-password'));
 
     const weak = await call(t.app, 'POST', '/auth/set-password', { body: { token, password: 'weakpass' } });
     expect(weak.status).toBe(422);
@@ -99,8 +97,7 @@ describe('password reset', () => {
   it('a token is valid one hour', async () => {
     const user = await org.member('user');
     await call(t.app, 'POST', '/auth/request-password-reset', { body: { email: user.email } });
-    await new Promise((r) => setTimeout(r, 20));
-    const token = linkToken(t.mails, user.email, '/reset-password');
+    const token = await vi.waitFor(() => linkToken(t.mails, user.email, '/reset-password'));
     const [row] = await t.app.db
       .select()
       .from(oneTimeTokens)
@@ -202,24 +199,69 @@ describe('onboarding', () => {
 });
 
 describe('rate limits', () => {
-  it('login is limited per account, with Retry-After, even from other addresses', async () => {
-    const limited = await startTestApp({ LOGIN_RATE_PER_ACCOUNT_PER_15_MINUTES: '3' });
+  it('wrong passwords lock the account from that address only; the user elsewhere still logs in', async () => {
+    const limited = await startTestApp({ LOGIN_RATE_PER_ACCOUNT_PER_15_MINUTES: '10' });
     try {
       const user = await createOrg(limited.app);
-      for (let i = 0; i < 3; i++) {
+      const attacker = '10.9.0.1';
+      for (let i = 0; i < 10; i++) {
         const res = await call(limited.app, 'POST', '/token', {
           body: { email: user.admin.email, password: 'Wrong-pass-1' },
-          ip: `10.9.0.${i + 1}`,
+          ip: attacker,
         });
         expect(res.status).toBe(401);
       }
+      // Locked from the attacker's address, even with the right password...
       const blocked = await call(limited.app, 'POST', '/token', {
         body: { email: user.admin.email, password: PASSWORD },
-        ip: '10.9.0.99',
+        ip: attacker,
       });
       expect(blocked.status).toBe(429);
       expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
       expect(blocked.body.code).toBe('rate_limited');
+      // ...also when the email is typed in another case...
+      const otherCase = await call(limited.app, 'POST', '/token', {
+        body: { email: user.admin.email.toUpperCase(), password: PASSWORD },
+        ip: attacker,
+      });
+      expect(otherCase.status).toBe(429);
+      // ...but not from the user's own address.
+      const own = await call(limited.app, 'POST', '/token', {
+        body: { email: user.admin.email, password: PASSWORD },
+        ip: '10.9.0.99',
+      });
+      expect(own.status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('distributed guessing meets a per-account ceiling, which spares addresses the user logged in from', async () => {
+    // Per account and address: 2; per account from unknown addresses together: 2 x 10 = 20.
+    const limited = await startTestApp({ LOGIN_RATE_PER_ACCOUNT_PER_15_MINUTES: '2' });
+    try {
+      const user = await createOrg(limited.app);
+      const home = '10.7.0.200';
+      const own = () =>
+        call(limited.app, 'POST', '/token', {
+          body: { email: user.admin.email, password: PASSWORD },
+          ip: home,
+        });
+      expect((await own()).status).toBe(200);
+      for (let i = 0; i < 20; i++) {
+        const res = await call(limited.app, 'POST', '/token', {
+          body: { email: user.admin.email, password: 'Wrong-pass-1' },
+          ip: `10.7.1.${i + 1}`,
+        });
+        expect(res.status).toBe(401);
+      }
+      const stranger = await call(limited.app, 'POST', '/token', {
+        body: { email: user.admin.email, password: PASSWORD },
+        ip: '10.7.2.1',
+      });
+      expect(stranger.status).toBe(429);
+      expect(stranger.body.code).toBe('rate_limited');
+      expect((await own()).status).toBe(200);
     } finally {
       await limited.close();
     }

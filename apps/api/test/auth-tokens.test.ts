@@ -55,7 +55,7 @@ describe('POST /token', () => {
 });
 
 describe('access tokens', () => {
-  const claims = () => ({ sub: org.admin.id, org: org.id, role: 'admin' });
+  const claims = () => ({ sub: org.admin.id, org: org.id, role: 'admin', ver: 0 });
 
   it('a valid hand-made token with the server secret is accepted (the forge is right)', async () => {
     const token = forgeJwt({ ...claims(), iat: now(), exp: now() + 60 }, { secret });
@@ -87,7 +87,7 @@ describe('access tokens', () => {
   it('a token claiming another role than the user has is judged by the user row', async () => {
     const user = await org.member('user');
     const token = forgeJwt(
-      { sub: user.id, org: org.id, role: 'admin', iat: now(), exp: now() + 60 },
+      { sub: user.id, org: org.id, role: 'admin', ver: 0, iat: now(), exp: now() + 60 },
       { secret },
     );
     // Even a correctly signed token cannot lift a role: the current row decides.
@@ -161,7 +161,8 @@ describe('refresh tokens', () => {
   });
 
   it('logout revokes the refresh token', async () => {
-    const session = await login(t.app, org.admin.email);
+    const user = await org.member('user');
+    const session = await login(t.app, user.email);
     expect(
       (await call(t.app, 'POST', '/token/revoke', { body: { refresh_token: session.refresh_token } })).status,
     ).toBe(204);

@@ -33,13 +33,16 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { logger?: object } = {},
+): Promise<TestApp> {
   const database = await sharedTestDatabase();
   const mails: Mail[] = [];
   const app = await buildApp({
     config: testConfig(env),
     database,
-    logger: false,
+    logger: options.logger ?? false,
     mailer: { send: async (mail) => void mails.push(mail) },
   });
   await app.ready();

@@ -86,10 +86,27 @@ describe('users', () => {
     await login(t.app, email);
   });
 
-  it('emails are unique across the installation, whatever their case', async () => {
+  it('an email used only in another organization is accepted and reveals nothing', async () => {
     const other = await createOrg(t.app);
     const res = await call(t.app, 'POST', '/users', {
       token: other.admin.token,
+      body: { email: org.admin.email.toUpperCase(), user_role_id: 'user', password: PASSWORD },
+    });
+    expect(res.status).toBe(201);
+    const listed = await call(t.app, 'GET', '/users', { token: other.admin.token });
+    expect(listed.body.users.map((u: { email: string }) => u.email)).toContain(org.admin.email);
+    // The same email, renamed to, in the other organization: also fine.
+    const member = await other.member('user');
+    const rename = await call(t.app, 'PUT', `/users/${member.id}`, {
+      token: other.admin.token,
+      body: { email: uniqueEmail('renamed') },
+    });
+    expect(rename.status).toBe(204);
+  });
+
+  it('emails are unique within an organization, whatever their case', async () => {
+    const res = await call(t.app, 'POST', '/users', {
+      token: org.admin.token,
       body: { email: org.admin.email.toUpperCase(), user_role_id: 'user' },
     });
     expect(res.status).toBe(409);
@@ -100,6 +117,7 @@ describe('users', () => {
       body: { email: org.admin.email },
     });
     expect(rename.status).toBe(409);
+    expect(rename.body.code).toBe('email_taken');
   });
 
   it('GET /users/details/me and PATCH /users/profile/me work for every role', async () => {

@@ -62,6 +62,7 @@ export default fp(
         organizationId: users.organizationId,
         role: users.userRoleId,
         email: users.email,
+        tokenVersion: users.tokenVersion,
       })
       .from(users)
       .where(eq(users.id, sql.placeholder('id')))
@@ -100,6 +101,14 @@ export default fp(
       const [user] = await userById.execute({ id: claims.sub });
       if (!user || user.organizationId !== claims.org)
         throw unauthenticated('Your account no longer exists.');
+      // Logout, a password change or a reset bump the version: older access tokens end at once.
+      if (claims.ver !== user.tokenVersion) {
+        throw new AppError(
+          401,
+          'token_revoked',
+          'This session was ended by a logout or a password change. Please log in again.',
+        );
+      }
       const role = user.role as AppRoleId;
       if (!access.roles.includes(role)) {
         throw new AppError(

@@ -9,7 +9,19 @@ import {
 import type { RateLimitConfig } from '../env';
 import { AppError } from '../services/errors';
 
-type LimitName = 'loginIp' | 'loginAccount' | 'resetIp' | 'resetAccount';
+type LimitName =
+  'loginIp' | 'loginAccountAddress' | 'loginAccount' | 'loginKnownAddress' | 'resetIp' | 'resetAccount';
+
+/** Keys of the login limits: the account is the lower-cased email, the address the client's. */
+export const loginKeys = (email: string, ip: string) => {
+  const account = email.toLowerCase();
+  return { account, accountAddress: `${account}|${ip}` };
+};
+
+/** How many failed logins an account takes from all unknown addresses together, per 15 minutes. */
+export const ACCOUNT_CEILING_FACTOR = 10;
+/** How long an address that logged into an account stays exempt from that account's ceiling. */
+const KNOWN_ADDRESS_SECONDS = 14 * 24 * 60 * 60;
 
 export interface RateLimits {
   /** Counts one attempt; throws 429 with Retry-After once the limit is passed. */
@@ -17,6 +29,8 @@ export interface RateLimits {
   /** Throws 429 when the key has already used up its attempts, without counting one. */
   check(name: LimitName, key: string): Promise<void>;
   reset(name: LimitName, key: string): Promise<void>;
+  /** Whether the key has counted anything that has not expired yet. */
+  seen(name: LimitName, key: string): Promise<boolean>;
 }
 
 declare module 'fastify' {
@@ -36,8 +50,14 @@ function tooMany(msBeforeNext: number): AppError {
 }
 
 /**
- * Login and password-reset limits, per client address and per account. They live in Redis when it
- * is configured, so that every API process shares them, and in memory otherwise.
+ * Login and password-reset limits. They live in Redis when it is configured, so that every API
+ * process shares them, and in memory otherwise. Login (see the README, "Login and lockout"):
+ * - `loginIp`: attempts per client address, whatever the account;
+ * - `loginAccountAddress`: failed passwords per account and address; this is the lockout, and it
+ *   only locks that address, so a stranger cannot lock a user out;
+ * - `loginAccount`: failed passwords per account from everywhere, a ceiling ten times higher
+ *   against distributed guessing, which is not applied to addresses that logged into the account
+ *   in the last 14 days (`loginKnownAddress`), so it cannot lock the user out of their own.
  */
 export default fp(
   async function rateLimits(app: FastifyInstance, opts: { limits: RateLimitConfig }) {
@@ -52,7 +72,13 @@ export default fp(
         : new RateLimiterMemory({ keyPrefix, points, duration });
     const limiters: Record<LimitName, RateLimiterAbstract> = {
       loginIp: make('login-ip', opts.limits.loginPerIpPerMinute, 60),
-      loginAccount: make('login-account', opts.limits.loginPerAccountPer15Minutes, 15 * 60),
+      loginAccountAddress: make('login-account-address', opts.limits.loginPerAccountPer15Minutes, 15 * 60),
+      loginAccount: make(
+        'login-account',
+        opts.limits.loginPerAccountPer15Minutes * ACCOUNT_CEILING_FACTOR,
+        15 * 60,
+      ),
+      loginKnownAddress: make('login-known-address', 1_000_000_000, KNOWN_ADDRESS_SECONDS),
       resetIp: make('reset-ip', opts.limits.resetPerIpPerHour, 60 * 60),
       resetAccount: make('reset-account', opts.limits.resetPerAccountPerHour, 60 * 60),
     };
@@ -72,6 +98,10 @@ export default fp(
       },
       async reset(name, key) {
         await limiters[name].delete(key);
+      },
+      async seen(name, key) {
+        const state = await limiters[name].get(key);
+        return Boolean(state && state.consumedPoints > 0);
       },
     };
     app.decorate('rateLimits', limits);

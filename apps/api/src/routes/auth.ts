@@ -11,6 +11,7 @@ import {
 } from '@atelier/schemas';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { loginKeys } from '../plugins/rate-limits';
 import { errorAnswers } from './responses';
 
 const tags = ['authentication'];
@@ -31,14 +32,19 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const account = request.body.email.toLowerCase();
+      const { account, accountAddress } = loginKeys(request.body.email, request.ip);
       await app.rateLimits.consume('loginIp', request.ip);
-      await app.rateLimits.check('loginAccount', account);
+      await app.rateLimits.check('loginAccountAddress', accountAddress);
+      if (!(await app.rateLimits.seen('loginKnownAddress', accountAddress))) {
+        await app.rateLimits.check('loginAccount', account);
+      }
       try {
         const { tokens } = await sessions.login(request.body.email, request.body.password);
-        await app.rateLimits.reset('loginAccount', account);
+        await app.rateLimits.reset('loginAccountAddress', accountAddress);
+        await app.rateLimits.consume('loginKnownAddress', accountAddress);
         return tokens;
       } catch (error) {
+        await app.rateLimits.consume('loginAccountAddress', accountAddress).catch(() => undefined);
         await app.rateLimits.consume('loginAccount', account).catch(() => undefined);
         throw error;
       }
@@ -66,7 +72,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'public' },
       schema: {
         tags,
-        summary: 'Log out: revoke the session of a refresh token',
+        summary: "Log out: revoke the refresh token's session and end all the user's access tokens",
         security: [],
         body: refreshBody,
         response: { 204: z.null(), ...errorAnswers(422) },

@@ -1,10 +1,10 @@
-import { users, type Db } from '@atelier/db';
+import { organizations, users, type Db } from '@atelier/db';
 import type { OnboardingCompleteBody, TokenAnswer } from '@atelier/schemas';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Mailer } from '../mail/mailer';
 import { consumeOneTimeToken, inspectOneTimeToken, issueOneTimeToken } from './one-time-tokens';
 import { hashPassword } from './secrets';
-import type { SessionService } from './session-service';
+import { bumpedTokenVersion, revokeAllRefreshTokens, type SessionService } from './session-service';
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -38,34 +38,40 @@ export function createAccountService(deps: AccountServiceDeps) {
 
     /**
      * Always succeeds from the caller's point of view, so the answer says nothing about which emails
-     * have accounts. The mail is sent in the background for the same reason (equal timings).
+     * have accounts. The mails are sent in the background for the same reason (equal timings).
+     * Emails are unique per organization: every account with this email (and a password) gets its
+     * own link, and each mail names the organization of its account.
      */
     async requestPasswordReset(email: string): Promise<void> {
-      const [user] = await db
-        .select()
+      const accounts = await db
+        .select({ id: users.id, email: users.email, organization: organizations.name })
         .from(users)
-        .where(eq(sql`lower(${users.email})`, email.toLowerCase()))
-        .limit(1);
-      if (!user || !user.passwordHash) return;
-      const { token } = await issueOneTimeToken(db, user.id, 'password_reset', RESET_TOKEN_TTL_MS);
-      const url = `${deps.webUrl}/reset-password/${token}`;
-      void deps.mailer
-        .send({
-          to: user.email,
-          subject: 'Reset your Atelier password',
-          text: `Someone asked to reset the password of your Atelier account. If it was you, choose a new password here (valid one hour):\n${url}\n\nIf it was not you, ignore this mail.`,
-        })
-        .catch(deps.onMailError);
+        .innerJoin(organizations, eq(organizations.id, users.organizationId))
+        .where(and(eq(sql`lower(${users.email})`, email.toLowerCase()), isNotNull(users.passwordHash)));
+      for (const account of accounts) {
+        const { token } = await issueOneTimeToken(db, account.id, 'password_reset', RESET_TOKEN_TTL_MS);
+        const url = `${deps.webUrl}/reset-password/${token}`;
+        void deps.mailer
+          .send({
+            to: account.email,
+            subject: `Reset your Atelier password (${account.organization})`,
+            text: `Someone asked to reset the password of your Atelier account in the organization "${account.organization}". If it was you, choose a new password here (valid one hour):\n${url}\n\nIf it was not you, ignore this mail.`,
+          })
+          .catch(deps.onMailError);
+      }
     },
 
+    /** Sets the new password, ends every session and access token of the user, in one transaction. */
     async setPassword(token: string, password: string): Promise<void> {
       const passwordHash = await hashPassword(password);
-      const row = await db.transaction(async (tx) => {
+      await db.transaction(async (tx) => {
         const used = await consumeOneTimeToken(tx, token, 'password_reset');
-        await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, used.userId));
-        return used;
+        await tx
+          .update(users)
+          .set({ passwordHash, tokenVersion: bumpedTokenVersion, updatedAt: new Date() })
+          .where(eq(users.id, used.userId));
+        await revokeAllRefreshTokens(tx, used.userId);
       });
-      await deps.sessions.revokeAllFor(row.userId);
     },
 
     async inspectInvitation(token: string) {
@@ -91,6 +97,8 @@ export function createAccountService(deps: AccountServiceDeps) {
           .update(users)
           .set({
             passwordHash,
+            // Setting a password ends any access token issued before, like a reset does.
+            tokenVersion: bumpedTokenVersion,
             firstName: body.firstName,
             lastName: body.lastName,
             ...(body.jobTitle !== undefined ? { jobTitle: body.jobTitle } : {}),
@@ -99,6 +107,7 @@ export function createAccountService(deps: AccountServiceDeps) {
           .where(eq(users.id, used.userId))
           .returning();
         if (!updated) throw new Error('invitation without user');
+        await revokeAllRefreshTokens(tx, updated.id);
         return updated;
       });
       return deps.sessions.startSession(user);

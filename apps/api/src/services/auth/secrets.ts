@@ -28,3 +28,12 @@ export async function verifyPassword(passwordHash: string | null, password: stri
   }
   return verify(passwordHash, password).catch(() => false);
 }
+
+/**
+ * Verifies one password against several hashes at once (the accounts sharing an email). The
+ * verifications run concurrently on the thread pool and all of them run, whichever matches, so
+ * the answer takes about as long for one account as for a few.
+ */
+export function verifyPasswords(passwordHashes: (string | null)[], password: string): Promise<boolean[]> {
+  return Promise.all(passwordHashes.map((h) => verifyPassword(h, password)));
+}

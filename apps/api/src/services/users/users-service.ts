@@ -7,7 +7,8 @@ import { hashPassword } from '../auth/secrets';
 import { AppError, conflict, forbidden, notFound } from '../errors';
 import { toUser } from './user-view';
 
-const emailTaken = () => conflict('email_taken', 'A user with this email already exists.');
+const emailTaken = () =>
+  conflict('email_taken', 'A user with this email already exists in your organization.');
 
 function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; cause?: { code?: string } };
@@ -27,8 +28,15 @@ export function createUsersService(deps: { db: Db; accounts: AccountService }) {
     return row;
   }
 
-  async function emailInUse(email: string, exceptId?: string): Promise<boolean> {
-    const conditions = [eq(sql`lower(${users.email})`, email.toLowerCase())];
+  /**
+   * Emails are unique per organization: only the caller's organization is looked at, so an email
+   * used in another organization is neither refused nor revealed.
+   */
+  async function emailInUse(organizationId: string, email: string, exceptId?: string): Promise<boolean> {
+    const conditions = [
+      eq(users.organizationId, organizationId),
+      eq(sql`lower(${users.email})`, email.toLowerCase()),
+    ];
     if (exceptId) conditions.push(ne(users.id, exceptId));
     const [row] = await db
       .select({ id: users.id })
@@ -76,7 +84,7 @@ export function createUsersService(deps: { db: Db; accounts: AccountService }) {
     },
 
     async create(principal: Principal, body: CreateUserBody) {
-      if (await emailInUse(body.email)) throw emailTaken();
+      if (await emailInUse(principal.organizationId, body.email)) throw emailTaken();
       const passwordHash = body.password ? await hashPassword(body.password) : null;
       let row;
       try {
@@ -112,7 +120,7 @@ export function createUsersService(deps: { db: Db; accounts: AccountService }) {
 
     async update(principal: Principal, id: string, body: UpdateUserBody): Promise<void> {
       const row = await findInOrg(principal, id);
-      if (body.email && (await emailInUse(body.email, id))) throw emailTaken();
+      if (body.email && (await emailInUse(principal.organizationId, body.email, id))) throw emailTaken();
       if (body.user_role_id && body.user_role_id !== 'admin' && row.userRoleId === 'admin') {
         await assertNotLastAdmin(principal, id);
       }
