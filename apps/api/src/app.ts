@@ -7,6 +7,7 @@ import type { AppConfig } from './env';
 import authPlugin from './plugins/auth';
 import dbPlugin from './plugins/db';
 import errorsPlugin from './plugins/errors';
+import inputGuardPlugin from './plugins/input-guard';
 import openapiPlugin from './plugins/openapi';
 import rateLimitsPlugin from './plugins/rate-limits';
 import redisPlugin from './plugins/redis';
@@ -55,6 +56,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorate('config', config);
 
   await app.register(errorsPlugin);
+  await app.register(inputGuardPlugin);
   await app.register(cors, {
     origin: config.webOrigins,
     credentials: true,
