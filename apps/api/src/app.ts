@@ -11,6 +11,7 @@ import inputGuardPlugin from './plugins/input-guard';
 import openapiPlugin from './plugins/openapi';
 import rateLimitsPlugin from './plugins/rate-limits';
 import redisPlugin from './plugins/redis';
+import routeLimitsPlugin from './plugins/route-limits';
 import analyticsRoutes from './routes/analytics';
 import authRoutes from './routes/auth';
 import chatRoutes, { flowChatRoutes } from './routes/chat';
@@ -66,6 +67,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(dbPlugin, { database: options.database });
   await app.register(redisPlugin, { url: config.redisUrl });
   await app.register(rateLimitsPlugin, { limits: config.rateLimits });
+  await app.register(routeLimitsPlugin, { limits: config.routeRateLimits, nameSpace: config.queuePrefix });
   await app.register(authPlugin, {
     secret: config.jwtSecret,
     accessTokenTtlSeconds: config.accessTokenTtlSeconds,
