@@ -6,18 +6,15 @@
 
 const REPLACEMENT = '\uFFFD';
 
-// NUL, or a surrogate half without its other half.
+// NUL, or a surrogate half without its other half (matching NUL is the point of these two).
+// eslint-disable-next-line no-control-regex
 const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+// eslint-disable-next-line no-control-regex
 const MAYBE_UNSTORABLE_TEXT = /[\u0000\uD800-\uDFFF]/;
 
 /** The text with NUL characters and lone surrogates replaced by U+FFFD (the same string when clean). */
 export function storableText(text: string): string {
   return MAYBE_UNSTORABLE_TEXT.test(text) ? text.replace(UNSTORABLE_TEXT, REPLACEMENT) : text;
-}
-
-/** `storableText` for a nullable column. */
-export function storableTextOrNull(text: string | null | undefined): string | null {
-  return text == null ? null : storableText(text);
 }
 
 // In JSON text, JSON.stringify writes NUL as the escape \u0000 and a lone surrogate as \udXXX (a paired
