@@ -7,10 +7,12 @@ import type { AppConfig } from './env';
 import authPlugin from './plugins/auth';
 import dbPlugin from './plugins/db';
 import errorsPlugin, { frameworkErrors } from './plugins/errors';
+import inputGuardPlugin from './plugins/input-guard';
 import { redactingLogger } from './plugins/logging';
 import openapiPlugin from './plugins/openapi';
 import rateLimitsPlugin from './plugins/rate-limits';
 import redisPlugin from './plugins/redis';
+import routeLimitsPlugin from './plugins/route-limits';
 import analyticsRoutes from './routes/analytics';
 import authRoutes from './routes/auth';
 import chatRoutes, { flowChatRoutes } from './routes/chat';
@@ -57,6 +59,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorate('config', config);
 
   await app.register(errorsPlugin);
+  await app.register(inputGuardPlugin);
   await app.register(cors, {
     origin: config.webOrigins,
     credentials: true,
@@ -66,6 +69,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(dbPlugin, { database: options.database });
   await app.register(redisPlugin, { url: config.redisUrl });
   await app.register(rateLimitsPlugin, { limits: config.rateLimits });
+  await app.register(routeLimitsPlugin, { limits: config.routeRateLimits, nameSpace: config.queuePrefix });
   await app.register(authPlugin, {
     secret: config.jwtSecret,
     accessTokenTtlSeconds: config.accessTokenTtlSeconds,

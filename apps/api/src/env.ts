@@ -41,7 +41,18 @@ const envSchema = z.object({
   WEB_URL: optionalString,
   ACCESS_TOKEN_TTL_SECONDS: int(900),
   REFRESH_TOKEN_TTL_DAYS: int(30),
-  BODY_LIMIT_BYTES: int(1_048_576),
+  /** The largest request body of a route that does not set its own (see plugins/body-limits.ts). */
+  BODY_LIMIT_BYTES: int(65_536),
+  /** Largest image (decoded bytes) a chat message, a model call or a run input may carry. */
+  CHAT_IMAGE_MAX_BYTES: int(5 * 1024 * 1024),
+  /** Most images (or files) a chat message, a model call or a run input may carry. */
+  CHAT_IMAGE_MAX_COUNT: int(4),
+  /** Per-user limits of the costly routes, per minute (see plugins/route-limits.ts). */
+  CHAT_MESSAGES_PER_USER_PER_MINUTE: int(30),
+  RUNS_PER_USER_PER_MINUTE: int(30),
+  MODEL_CALLS_PER_USER_PER_MINUTE: int(30),
+  PROVIDER_TESTS_PER_USER_PER_MINUTE: int(10),
+  PAGE_VIEWS_PER_USER_PER_MINUTE: int(120),
   SMTP_URL: optionalString,
   MAIL_FROM: z.string().default('Atelier <no-reply@atelier.local>'),
   ADMIN_EMAIL: optionalString,
@@ -62,6 +73,20 @@ export interface RateLimitConfig {
   loginPerAccountPer15Minutes: number;
   resetPerIpPerHour: number;
   resetPerAccountPerHour: number;
+}
+
+/** Per-user requests per minute of each costly route preset. */
+export interface RouteRateLimits {
+  chat: number;
+  run: number;
+  invoke: number;
+  providerTest: number;
+  pageView: number;
+}
+
+export interface ImageLimits {
+  maxBytes: number;
+  maxCount: number;
 }
 
 export interface AppConfig {
@@ -86,6 +111,8 @@ export interface AppConfig {
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
   bodyLimitBytes: number;
+  images: ImageLimits;
+  routeRateLimits: RouteRateLimits;
   smtpUrl: string | undefined;
   mailFrom: string;
   adminEmail: string | undefined;
@@ -133,6 +160,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlDays: e.REFRESH_TOKEN_TTL_DAYS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    images: { maxBytes: e.CHAT_IMAGE_MAX_BYTES, maxCount: e.CHAT_IMAGE_MAX_COUNT },
+    routeRateLimits: {
+      chat: e.CHAT_MESSAGES_PER_USER_PER_MINUTE,
+      run: e.RUNS_PER_USER_PER_MINUTE,
+      invoke: e.MODEL_CALLS_PER_USER_PER_MINUTE,
+      providerTest: e.PROVIDER_TESTS_PER_USER_PER_MINUTE,
+      pageView: e.PAGE_VIEWS_PER_USER_PER_MINUTE,
+    },
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     adminEmail: e.ADMIN_EMAIL,

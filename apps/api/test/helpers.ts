@@ -23,6 +23,12 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
     LOGIN_RATE_PER_IP_PER_MINUTE: '100000',
     RESET_RATE_PER_IP_PER_HOUR: '100000',
     RESET_RATE_PER_ACCOUNT_PER_HOUR: '1000',
+    // The per-user limits of costly routes: security/limits.test.ts sets its own low ones.
+    CHAT_MESSAGES_PER_USER_PER_MINUTE: '100000',
+    RUNS_PER_USER_PER_MINUTE: '100000',
+    MODEL_CALLS_PER_USER_PER_MINUTE: '100000',
+    PROVIDER_TESTS_PER_USER_PER_MINUTE: '100000',
+    PAGE_VIEWS_PER_USER_PER_MINUTE: '100000',
     ...env,
   });
 }

@@ -13,6 +13,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ALL_ROLES, principalOf } from '../plugins/auth';
+import { assertImageLimits, uploadBodyLimit } from '../plugins/body-limits';
 import { openSse, relayRunEvents } from '../plugins/sse';
 import { chattableChatbot } from '../services/chat/conversations-service';
 import { AppError } from '../services/errors';
@@ -20,7 +21,7 @@ import { AUTHED, errorAnswers } from './responses';
 
 const tags = ['chat'];
 const everyone = { access: { roles: ALL_ROLES } };
-const MESSAGE_BODY_LIMIT = 40 * 1024 * 1024;
+const chatting = { ...everyone, rateLimitPreset: 'chat' as const };
 
 interface InputNode {
   type?: string;
@@ -137,8 +138,9 @@ const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/chat-interface/conversations/:id/simple/message',
     {
-      config: { ...everyone, eventStream: 'always' },
-      bodyLimit: MESSAGE_BODY_LIMIT,
+      config: { ...chatting, eventStream: 'always' },
+      // The text of the conversation so far and its images (CHAT_IMAGE_MAX_COUNT of CHAT_IMAGE_MAX_BYTES).
+      bodyLimit: uploadBodyLimit(app.config.images),
       schema: {
         tags,
         summary: 'Send a message to a simple chatbot; the answer streams as server-sent events',
@@ -146,10 +148,14 @@ const chatRoutes: FastifyPluginAsyncZod = async (app) => {
           'Events are `data: {json}` lines followed by a blank line: start, text (append), heartbeat (every 15 s), inference_error (status 504: timed out), end; then `data: [DONE]`. Refusals before the stream starts answer JSON {detail, code}.',
         params: idParams,
         body: simpleMessageBody,
-        response: errorAnswers(...AUTHED, 402, 404, 409),
+        response: errorAnswers(...AUTHED, 402, 404, 409, 413, 429),
       },
     },
     async (request, reply) => {
+      const images = request.body.messages.flatMap((m) =>
+        typeof m.content === 'string' ? [] : m.content.flatMap((p) => (p.type === 'image' ? [p.url] : [])),
+      );
+      assertImageLimits(images, app.config.images);
       const prepared = await app.services.simpleChat.prepare(
         principalOf(request),
         request.params.id,
@@ -185,8 +191,9 @@ export const flowChatRoutes: FastifyPluginAsyncZod = async (app) => {
     app.post(
       `/chat-interface/conversations/:id/${type}/message`,
       {
-        config: { ...everyone, eventStream: 'always' },
-        bodyLimit: MESSAGE_BODY_LIMIT,
+        config: { ...chatting, eventStream: 'always' },
+        // The query and additional inputs, files included (as many and as large as images).
+        bodyLimit: uploadBodyLimit(app.config.images),
         schema: {
           tags,
           summary: `Send a message to a ${type}; its run's events stream as server-sent events`,
@@ -194,7 +201,7 @@ export const flowChatRoutes: FastifyPluginAsyncZod = async (app) => {
             'Body: `input_data` (the additional inputs plus `query`). Events: run_started, node_started, node_completed, node_error, node_skipped, text, then execution_completed (with final_output) or execution_error; heartbeat every 15 s; then `data: [DONE]`. Each event has an `id:`; GET /runs/{run_id}/events with Last-Event-ID re-attaches.',
           params: idParams,
           body: flowMessageBody,
-          response: { ...errorAnswers(401, 403, 402, 404, 409), 422: flowErrorBody },
+          response: { ...errorAnswers(401, 403, 402, 404, 409, 413, 429), 422: flowErrorBody },
         },
       },
       async (request, reply) => {

@@ -17,6 +17,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ALL_ROLES, BUILDERS, principalOf } from '../plugins/auth';
+import { CONFIG_BODY_LIMIT } from '../plugins/body-limits';
 import { AUTHED, errorAnswers } from './responses';
 
 const tags = ['chatbots'];
@@ -170,6 +171,7 @@ const chatbotsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/chatbots/:id/simple/config',
     {
       config: builders,
+      bodyLimit: CONFIG_BODY_LIMIT,
       schema: {
         tags,
         summary: "Save a simple chatbot's settings",
@@ -188,6 +190,7 @@ const chatbotsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/chatbots/:id/chatflow/config',
     {
       config: builders,
+      bodyLimit: CONFIG_BODY_LIMIT,
       schema: {
         tags,
         summary: "Save a chatflow's or a workflow's nodes and edges (a workflow uses this path too)",

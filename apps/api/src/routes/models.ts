@@ -15,6 +15,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ALL_ROLES, BUILDERS, principalOf } from '../plugins/auth';
+import { assertImageLimits, uploadBodyLimit } from '../plugins/body-limits';
 import { AUTHED, errorAnswers } from './responses';
 
 const tags = ['models'];
@@ -29,7 +30,6 @@ const LABELS: Record<(typeof modelTypes)[number], string> = {
   'text-embeddings': 'Text embeddings',
   rerank: 'Rerank',
 };
-const INVOKE_BODY_LIMIT = 40 * 1024 * 1024;
 
 const modelsRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = app.services.models;
@@ -146,18 +146,21 @@ const modelsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/models/:id/invoke',
     {
-      config: { access: { roles: BUILDERS } },
-      bodyLimit: INVOKE_BODY_LIMIT,
+      config: { access: { roles: BUILDERS }, rateLimitPreset: 'invoke' },
+      // Prompts and images as for a chat message; audio to transcribe fits in the same room (≈ 20 MiB).
+      bodyLimit: uploadBodyLimit(app.config.images),
       schema: {
         tags,
         summary:
           'Call a model once (metered; 402 when no credits are left); the input fields depend on its type',
         params: idParams,
         body: invokeModelBody,
-        response: { 200: invokeModelAnswer, ...errorAnswers(...AUTHED, 402, 404, 429, 502, 504) },
+        response: { 200: invokeModelAnswer, ...errorAnswers(...AUTHED, 402, 404, 413, 429, 502, 504) },
       },
     },
     async (request, reply) => {
+      const { images = [], image } = request.body;
+      assertImageLimits(image === undefined ? images : [...images, image], app.config.images);
       // A client that leaves before the answer is written cancels the provider call.
       const controller = new AbortController();
       reply.raw.on('close', () => {

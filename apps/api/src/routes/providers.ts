@@ -100,12 +100,12 @@ const providersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/providers/:id/test',
     {
-      config: { access: { roles: BUILDERS } },
+      config: { access: { roles: BUILDERS }, rateLimitPreset: 'providerTest' },
       schema: {
         tags,
         summary: 'Test the connection: reach the provider with its credentials',
         params: idParams,
-        response: { 200: providerTestAnswer, ...errorAnswers(...AUTHED, 404) },
+        response: { 200: providerTestAnswer, ...errorAnswers(...AUTHED, 404, 429) },
       },
     },
     async (request) => service.test(principalOf(request), request.params.id),
@@ -114,12 +114,12 @@ const providersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/providers/:id/remote-models',
     {
-      config: { access: { roles: BUILDERS } },
+      config: { access: { roles: BUILDERS }, rateLimitPreset: 'providerTest' },
       schema: {
         tags,
         summary: "The provider's own list of models, for import",
         params: idParams,
-        response: { 200: remoteModelsAnswer, ...errorAnswers(...AUTHED, 404, 502, 504) },
+        response: { 200: remoteModelsAnswer, ...errorAnswers(...AUTHED, 404, 429, 502, 504) },
       },
     },
     async (request) => ({ models: await service.remoteModels(principalOf(request), request.params.id) }),

@@ -13,6 +13,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ALL_ROLES, BUILDERS, principalOf } from '../plugins/auth';
+import { CONFIG_BODY_LIMIT, TEXT_BODY_LIMIT, uploadBodyLimit } from '../plugins/body-limits';
 import { relayRunEvents } from '../plugins/sse';
 import { endOf } from '../services/runs/runs-service';
 import { errorAnswers } from './responses';
@@ -62,7 +63,9 @@ const runsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/chatbots/:id/runs',
     {
-      config: { ...builders, eventStream: 'on-request' },
+      config: { ...builders, rateLimitPreset: 'run', eventStream: 'on-request' },
+      // A draft configuration, plain inputs and files (as many and as large as a chat message's images).
+      bodyLimit: uploadBodyLimit(app.config.images, CONFIG_BODY_LIMIT + TEXT_BODY_LIMIT),
       schema: {
         tags,
         summary: 'Start a test run of a chatflow or workflow (its saved configuration, or the draft given)',
@@ -70,7 +73,7 @@ const runsRoutes: FastifyPluginAsyncZod = async (app) => {
           "Answers at once with the run id; follow it with GET /runs/{id}/events. With `Accept: text/event-stream` the answer is the run's event stream itself (the first event, run_started, carries the run id).",
         params: idParams,
         body: startRunBody,
-        response: { 201: startRunAnswer, ...flowErrors },
+        response: { 201: startRunAnswer, ...flowErrors, ...errorAnswers(413, 429) },
       },
     },
     async (request, reply) => {

@@ -1,5 +1,6 @@
 import { conversations, messages, queryRows, type Db, type StoredPart } from '@atelier/db';
 import { eq, sql, type SQLWrapper } from 'drizzle-orm';
+import { storableJson } from '../storable';
 
 const PREVIEW = 120;
 export const preview = (text: string) => (text.length > PREVIEW ? `${text.slice(0, PREVIEW - 1)}…` : text);
@@ -15,7 +16,7 @@ export function titleFrom(text: string): string {
 /**
  * Stores a message and touches its conversation (preview, order, title from the first message) in one
  * statement. `alongside` is one more write that belongs with it (the inference log), so an answer costs
- * a single round trip.
+ * a single round trip. Whatever the content holds is stored: NUL and lone surrogates become U+FFFD.
  */
 export async function recordMessage(
   db: Db,
@@ -25,6 +26,7 @@ export async function recordMessage(
   error = false,
   alongside?: SQLWrapper,
 ): Promise<string> {
+  content = storableJson(content);
   const text = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' ');
   const insert = db
     .insert(messages)

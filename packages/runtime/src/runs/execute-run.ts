@@ -16,6 +16,8 @@ export const RUN_HEARTBEAT_MS = 10_000;
 export const RUNNER_STOPPED =
   'The worker running this flow stopped before it ended (it was restarted or killed). Run it again.';
 
+export const UNSTORABLE_RESULT = 'The run ended, but its result could not be stored';
+
 type RunRow = typeof runs.$inferSelect;
 
 export interface RunExecutorDeps {
@@ -38,9 +40,22 @@ export function createRunExecutor(deps: RunExecutorDeps) {
 
   const writes = createRunWrites(db);
 
-  /** Writes the outcome (with the node executions, in the same statement), then logs the end. */
+  /**
+   * Writes the outcome (with the node executions, in the same statement), then logs the end. A run
+   * always ends: when its result cannot be written (outputs nested too deep to serialize, or refused
+   * by the database), it is ended as failed with the reason, without its node executions.
+   */
   async function finish(run: RunRow, outcome: RunOutcome, executions: NodeExecution[] = []) {
-    await writes.finish({ runId: run.id, outcome, executions });
+    try {
+      await writes.finish({ runId: run.id, outcome, executions });
+    } catch (error) {
+      deps.onError?.(error, run.id);
+      outcome = {
+        status: 'failed',
+        error: `${UNSTORABLE_RESULT} (${error instanceof Error ? error.message : String(error)})`,
+      };
+      await writes.finish({ runId: run.id, outcome, executions: [] });
+    }
     if (run.conversationId) {
       const failed = outcome.status !== 'succeeded';
       const text = failed

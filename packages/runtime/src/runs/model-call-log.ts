@@ -2,6 +2,7 @@ import { inferenceLogs, type Db } from '@atelier/db';
 import type { ChatMessage, ChatResult } from '@atelier/providers';
 import { creditsFor } from '@atelier/providers';
 import { pricingOf, type ModelTarget } from '../models/model-access';
+import { storableText } from '../storable';
 import type { RunScope } from './engine-services';
 
 export interface CallLog {
@@ -23,7 +24,10 @@ const textOf = (m: ChatMessage) =>
     ? m.content
     : m.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' ');
 
-/** One inference-log row per model call of a flow, like the simple chat's; content only when kept. */
+/**
+ * One inference-log row per model call of a flow, like the simple chat's; content only when kept. The
+ * texts come from nodes and models, so they are made storable (NUL and lone surrogates become U+FFFD).
+ */
 export async function logModelCall(db: Db, log: CallLog): Promise<void> {
   const { scope, target } = log;
   const prompt = [`system: ${log.system ?? ''}`, ...log.messages.map((m) => `${m.role}: ${textOf(m)}`)].join(
@@ -43,9 +47,9 @@ export async function logModelCall(db: Db, log: CallLog): Promise<void> {
     modelName: target.model.name,
     providerModelName: target.model.modelName,
     providerType: target.provider.kind,
-    completePrompt: keep ? prompt : '',
-    userMessage: keep && lastUser ? textOf(lastUser) : '',
-    response: keep ? response : '',
+    completePrompt: keep ? storableText(prompt) : '',
+    userMessage: keep && lastUser ? storableText(textOf(lastUser)) : '',
+    response: keep ? storableText(response) : '',
     requestWords: words(prompt),
     responseWords: words(response),
     inputTokens: log.result?.usage.inputTokens ?? 0,
@@ -55,7 +59,7 @@ export async function logModelCall(db: Db, log: CallLog): Promise<void> {
     streamed: log.streamed,
     fallback: log.fallback ?? false,
     error: Boolean(log.error),
-    errorMessage: log.error ?? '',
+    errorMessage: storableText(log.error ?? ''),
     status: log.error ? 'error' : 'success',
     credits: log.result ? creditsFor(pricingOf(target.model), log.result.usage) : 0,
   });

@@ -1,6 +1,7 @@
 import { queryRows, type runs, type Db } from '@atelier/db';
 import type { NodeExecution } from '@atelier/schemas';
 import { sql } from 'drizzle-orm';
+import { storableJsonText } from '../storable';
 
 type RunRow = typeof runs.$inferSelect;
 export type ClaimedRun = RunRow & { chatbotName: string | null; storeContent: boolean | null };
@@ -13,6 +14,40 @@ export interface RunOutcome {
 }
 
 const MAX_BATCH = 200;
+
+interface FinishItem {
+  runId: string;
+  outcome: RunOutcome;
+  executions: NodeExecution[];
+}
+
+/**
+ * One run's outcome row and node-execution rows as jsonb-ready JSON text (without the brackets of the
+ * list). Throws when the outputs cannot be serialized (nested too deep for JSON.stringify).
+ */
+function serializeFinished({ runId, outcome, executions }: FinishItem): [string, string | null] {
+  const row = {
+    id: runId,
+    status: outcome.status,
+    outputs: outcome.outputs ?? null,
+    final_output: outcome.status === 'succeeded' ? (outcome.text ?? '') : null,
+    error: outcome.error ?? null,
+  };
+  const rows = executions.map((e) => ({
+    run_id: runId,
+    node_id: e.nodeId,
+    node_type: e.type,
+    iteration_index: e.iterationIndex ?? null,
+    status: e.status === 'running' ? 'failed' : e.status,
+    error: e.error ?? null,
+    duration_seconds: e.durationSeconds,
+    parameters: e.parameters ?? {},
+    outputs: e.outputs ?? {},
+    started_at: e.startedAt,
+  }));
+  const list = rows.length > 0 ? storableJsonText(JSON.stringify(rows)).slice(1, -1) : null;
+  return [storableJsonText(JSON.stringify(row)), list];
+}
 
 /**
  * Group commit: calls made in the same turn of the event loop share one statement. Under load a
@@ -105,49 +140,60 @@ export function createRunWrites(db: Db) {
     return ids.map((id) => byId.get(id) ?? null);
   });
 
-  /** Writes runs' outcomes and their node executions: one statement for the whole batch. */
-  const finish = groupCommit<{ runId: string; outcome: RunOutcome; executions: NodeExecution[] }, void>(
-    async (items) => {
-      const outcomes = items.map(({ runId, outcome }) => ({
-        id: runId,
-        status: outcome.status,
-        outputs: outcome.outputs ?? null,
-        final_output: outcome.status === 'succeeded' ? (outcome.text ?? '') : null,
-        error: outcome.error ?? null,
-      }));
-      const executions = items.flatMap(({ runId, executions: list }) =>
-        list.map((e) => ({
-          run_id: runId,
-          node_id: e.nodeId,
-          node_type: e.type,
-          iteration_index: e.iterationIndex ?? null,
-          status: e.status === 'running' ? 'failed' : e.status,
-          error: e.error ?? null,
-          duration_seconds: e.durationSeconds,
-          parameters: e.parameters ?? {},
-          outputs: e.outputs ?? {},
-          started_at: e.startedAt,
-        })),
+  /**
+   * Writes runs' outcomes and their node executions: one statement for the whole batch. What nodes
+   * produced is made storable (NUL and lone surrogates become U+FFFD, see storable.ts); a run whose
+   * result cannot be written (nested too deep to serialize, or refused by the database) takes its own
+   * error and never the batch's: the batch is retried one run at a time.
+   */
+  async function writeFinished(items: FinishItem[]): Promise<void> {
+    const outcomes: string[] = [];
+    const executions: string[] = [];
+    for (const item of items) {
+      const [outcome, rows] = serializeFinished(item);
+      outcomes.push(outcome);
+      if (rows) executions.push(rows);
+    }
+    await db.execute(
+      sql`with saved as (
+            insert into node_executions (run_id, node_id, node_type, iteration_index, status, error,
+              duration_seconds, parameters, outputs, started_at)
+            select run_id, node_id, node_type, iteration_index, status, error, duration_seconds,
+              coalesce(parameters, '{}'::jsonb), coalesce(outputs, '{}'::jsonb), started_at
+            from jsonb_to_recordset(${`[${executions.join(',')}]`}::jsonb) as e(run_id uuid, node_id text,
+              node_type text, iteration_index int, status text, error text, duration_seconds float8,
+              parameters jsonb, outputs jsonb, started_at timestamptz)
+          )
+          update runs r set status = o.status, outputs = o.outputs, final_output = o.final_output,
+            error = o.error, finished_at = now()
+          from jsonb_to_recordset(${`[${outcomes.join(',')}]`}::jsonb) as o(id uuid, status text,
+            outputs jsonb, final_output text, error text)
+          where r.id = o.id`,
+    );
+  }
+
+  const finishGroup = groupCommit<FinishItem, unknown>(async (items) => {
+    try {
+      await writeFinished(items);
+      return items.map(() => null);
+    } catch (error) {
+      if (items.length === 1) return [error];
+      return Promise.all(
+        items.map((item) =>
+          writeFinished([item]).then(
+            () => null,
+            (e: unknown) => e,
+          ),
+        ),
       );
-      await db.execute(
-        sql`with saved as (
-              insert into node_executions (run_id, node_id, node_type, iteration_index, status, error,
-                duration_seconds, parameters, outputs, started_at)
-              select run_id, node_id, node_type, iteration_index, status, error, duration_seconds,
-                coalesce(parameters, '{}'::jsonb), coalesce(outputs, '{}'::jsonb), started_at
-              from jsonb_to_recordset(${JSON.stringify(executions)}::jsonb) as e(run_id uuid, node_id text,
-                node_type text, iteration_index int, status text, error text, duration_seconds float8,
-                parameters jsonb, outputs jsonb, started_at timestamptz)
-            )
-            update runs r set status = o.status, outputs = o.outputs, final_output = o.final_output,
-              error = o.error, finished_at = now()
-            from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as o(id uuid, status text,
-              outputs jsonb, final_output text, error text)
-            where r.id = o.id`,
-      );
-      return items.map(() => undefined);
-    },
-  );
+    }
+  });
+
+  /** Writes one run's outcome and node executions (grouped with others); rejects when it failed. */
+  async function finish(item: FinishItem): Promise<void> {
+    const error = await finishGroup(item);
+    if (error) throw error;
+  }
 
   return { claim, finish };
 }

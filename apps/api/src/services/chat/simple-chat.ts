@@ -17,6 +17,7 @@ import {
   type ContentPart,
   type Usage,
 } from '@atelier/providers';
+import { storableText } from '@atelier/runtime';
 import type { SimpleMessageBody, SimpleStreamEvent } from '@atelier/schemas';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
@@ -256,9 +257,10 @@ export function createSimpleChat(deps: SimpleChatDeps) {
         modelName: used.model.name,
         providerModelName: used.model.modelName,
         providerType: used.provider.kind,
-        completePrompt: keep ? completePrompt : '',
-        userMessage: keep ? textOf(last.content) : '',
-        response: keep ? text : '',
+        // The model's answer (and anything quoted back) may hold what Postgres text cannot (NUL).
+        completePrompt: keep ? storableText(completePrompt) : '',
+        userMessage: keep ? storableText(textOf(last.content)) : '',
+        response: keep ? storableText(text) : '',
         requestWords: words(completePrompt),
         responseWords: words(text),
         inputTokens: finalUsage.inputTokens,
@@ -268,20 +270,24 @@ export function createSimpleChat(deps: SimpleChatDeps) {
         streamed: true,
         fallback: fallbackUsed,
         error: Boolean(failure),
-        errorMessage,
+        errorMessage: storableText(errorMessage),
         status: failure ? 'error' : 'success',
         credits,
       });
-      // The answer, its conversation's order and the log row: one statement, after the question's.
-      await savingUser;
-      await deps.conversations.record(conversation, 'assistant', answer, Boolean(failure), log);
-      if (credits > 0) {
-        await deps.credits.charge(principal.organizationId, {
-          amount: credits,
-          userId: principal.userId,
-          description: `Chat with ${bot.name}`,
-          metadata: { chatbot_id: bot.id, model_id: used.model.id },
-        });
+      // The answer, its conversation's order and the log row: one statement, after the question's
+      // (recordMessage makes the content storable). The call is charged even if that write fails.
+      try {
+        await savingUser;
+        await deps.conversations.record(conversation, 'assistant', answer, Boolean(failure), log);
+      } finally {
+        if (credits > 0) {
+          await deps.credits.charge(principal.organizationId, {
+            amount: credits,
+            userId: principal.userId,
+            description: `Chat with ${bot.name}`,
+            metadata: { chatbot_id: bot.id, model_id: used.model.id },
+          });
+        }
       }
     },
   };
