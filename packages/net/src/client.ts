@@ -145,6 +145,8 @@ async function exchange(
   policy: UrlPolicy,
   signal: AbortSignal,
 ): Promise<GuardedStreamResponse> {
+  // A caller in plain JavaScript could forget it: no policy is no request.
+  if (!policy?.mode) throw new TypeError('A URL policy is required for outbound requests.');
   const what = request.what ?? 'The request URL';
   const secrets = new Set([
     ...CREDENTIAL_HEADERS,
