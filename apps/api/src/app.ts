@@ -84,6 +84,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     encryptionKey: config.encryptionKey,
     providerTimeoutMs: config.providerTimeoutMs,
     httpPolicy: config.nodeUrlPolicy,
+    providerPolicy: config.providerUrlPolicy,
     concurrency: config.runConcurrency,
     executesRuns: !config.redisUrl || config.runWorkerInApi,
     singleProcess: options.database.kind === 'pglite',

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseAllowList, type UrlPolicy } from '@atelier/runtime';
 import { z } from 'zod';
 
 /** The repository root: relative paths in the configuration are resolved against it. */
@@ -12,6 +13,18 @@ const optionalString = z
   .optional()
   .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
 const int = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/** A comma-separated list of hosts, IPs and CIDRs; metadata and link-local addresses stay refused. */
+const allowList = z
+  .string()
+  .optional()
+  .transform((text, ctx) => {
+    try {
+      return parseAllowList(text);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  });
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -26,9 +39,13 @@ const envSchema = z.object({
   ENCRYPTION_KEY: optionalString,
   /** `any` (default: builders may point providers at local servers such as Ollama) or `public-only`. */
   PROVIDER_URL_POLICY: z.enum(['any', 'public-only']).default('any'),
+  /** Hosts, IPs or CIDRs provider calls may reach under public-only (comma-separated), e.g. your Ollama. */
+  PROVIDER_URL_ALLOW: allowList,
   PROVIDER_TIMEOUT_MS: int(60_000),
   /** What flow nodes (API request, Jira, loaders) may fetch: `public-only` (default) or `any`. */
   NODE_URL_POLICY: z.enum(['any', 'public-only']).default('public-only'),
+  /** Hosts, IPs or CIDRs flow nodes may fetch under public-only (comma-separated). */
+  NODE_URL_ALLOW: allowList,
   /** Flow runs executed at once by one process. */
   RUN_CONCURRENCY: int(50),
   /** With REDIS_URL: whether the API also executes runs (set false when separate workers run). */
@@ -99,9 +116,9 @@ export interface AppConfig {
   dataDir: string;
   jwtSecret: string;
   encryptionKey: Buffer;
-  providerUrlPolicy: 'any' | 'public-only';
+  providerUrlPolicy: UrlPolicy;
   providerTimeoutMs: number;
-  nodeUrlPolicy: 'any' | 'public-only';
+  nodeUrlPolicy: UrlPolicy;
   runConcurrency: number;
   runWorkerInApi: boolean;
   queuePrefix: string;
@@ -148,9 +165,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir,
     jwtSecret: jwtSecret(e.JWT_SECRET, e.NODE_ENV, dataDir),
     encryptionKey: encryptionKey(e.ENCRYPTION_KEY, e.NODE_ENV, dataDir),
-    providerUrlPolicy: e.PROVIDER_URL_POLICY,
+    providerUrlPolicy: { mode: e.PROVIDER_URL_POLICY, allow: e.PROVIDER_URL_ALLOW },
     providerTimeoutMs: e.PROVIDER_TIMEOUT_MS,
-    nodeUrlPolicy: e.NODE_URL_POLICY,
+    nodeUrlPolicy: { mode: e.NODE_URL_POLICY, allow: e.NODE_URL_ALLOW },
     runConcurrency: e.RUN_CONCURRENCY,
     runWorkerInApi: e.RUN_WORKER_IN_API === 'true',
     queuePrefix: e.QUEUE_PREFIX,

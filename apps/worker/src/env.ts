@@ -1,6 +1,18 @@
+import { parseAllowList } from '@atelier/runtime';
 import { z } from 'zod';
 
 const int = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const allowList = z
+  .string()
+  .optional()
+  .transform((text, ctx) => {
+    try {
+      return parseAllowList(text);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  });
 
 /** The worker needs the API's database, Redis and encryption key: it reads the same variables. */
 const envSchema = z.object({
@@ -11,6 +23,11 @@ const envSchema = z.object({
   RUN_CONCURRENCY: int(50),
   PROVIDER_TIMEOUT_MS: int(60_000),
   NODE_URL_POLICY: z.enum(['any', 'public-only']).default('public-only'),
+  /** Hosts, IPs or CIDRs flow nodes may fetch under public-only (comma-separated). */
+  NODE_URL_ALLOW: allowList,
+  /** Provider calls of flow nodes: the API's PROVIDER_URL_POLICY and PROVIDER_URL_ALLOW, same values. */
+  PROVIDER_URL_POLICY: z.enum(['any', 'public-only']).default('any'),
+  PROVIDER_URL_ALLOW: allowList,
   QUEUE_PREFIX: z.string().default('atelier'),
   /** A killed worker's runs are taken back (and ended with the reason) after this long. */
   RUN_LOCK_MS: int(30_000),

@@ -28,4 +28,19 @@ describe('worker configuration', () => {
     });
     expect(config.encryptionKey).toHaveLength(32);
   });
+
+  it('reads the URL allow lists and names a bad entry', () => {
+    const base = { DATABASE_URL: 'postgres://x', REDIS_URL: 'redis://x', ENCRYPTION_KEY: key };
+    expect(loadWorkerConfig(base)).toMatchObject({
+      NODE_URL_ALLOW: [],
+      PROVIDER_URL_ALLOW: [],
+      PROVIDER_URL_POLICY: 'any',
+    });
+    expect(
+      loadWorkerConfig({ ...base, NODE_URL_ALLOW: 'api.lan, 10.0.0.0/8', PROVIDER_URL_ALLOW: '10.0.0.5' }),
+    ).toMatchObject({ NODE_URL_ALLOW: ['api.lan', '10.0.0.0/8'], PROVIDER_URL_ALLOW: ['10.0.0.5'] });
+    expect(() => loadWorkerConfig({ ...base, PROVIDER_URL_ALLOW: '10.0.0.0/77' })).toThrow(
+      /PROVIDER_URL_ALLOW/,
+    );
+  });
 });

@@ -1,3 +1,4 @@
+import { NetError } from '@atelier/net';
 /** What went wrong at a provider, in words a person can act on; the API answers it as `{detail, code}`. */
 export type ProviderErrorCode =
   | 'bad_credentials'
@@ -8,7 +9,9 @@ export type ProviderErrorCode =
   | 'provider_error'
   | 'bad_request'
   | 'unsupported'
-  | 'cancelled';
+  | 'cancelled'
+  | 'unsafe_url'
+  | 'unsafe_redirect';
 
 const STATUS: Record<ProviderErrorCode, number> = {
   bad_credentials: 502,
@@ -20,6 +23,8 @@ const STATUS: Record<ProviderErrorCode, number> = {
   bad_request: 422,
   unsupported: 422,
   cancelled: 499,
+  unsafe_url: 422,
+  unsafe_redirect: 502,
 };
 
 export class ProviderError extends Error {
@@ -71,3 +76,34 @@ export const unreachable = (reason: string) =>
     `The provider could not be reached (${reason}). Check its base URL.`,
     true,
   );
+
+/** The guarded HTTP client's refusals and failures, in provider words. */
+export function fromNetError(error: NetError, timeoutMs: number): ProviderError {
+  switch (error.code) {
+    case 'cancelled':
+      return cancelledError();
+    case 'request_timeout':
+      return timeoutError(timeoutMs);
+    case 'request_failed':
+      return unreachable(error.reason ?? error.detail);
+    case 'unresolvable_url':
+      return new ProviderError('provider_unreachable', `${error.detail} Check its base URL.`, true);
+    case 'invalid_url':
+    case 'unsafe_url':
+      return new ProviderError('unsafe_url', error.detail);
+    case 'unsafe_redirect':
+      return new ProviderError(
+        'unsafe_redirect',
+        `${error.detail} Point the base URL at the provider's final address instead.`,
+      );
+    default:
+      return new ProviderError('provider_error', error.detail);
+  }
+}
+
+/** A NetError (also as the cause of another error, as the OpenAI SDK wraps them), or null. */
+export function netErrorIn(error: unknown): NetError | null {
+  if (error instanceof NetError) return error;
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return cause instanceof NetError ? cause : null;
+}

@@ -1,7 +1,15 @@
-import http, { type IncomingMessage } from 'node:http';
-import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { guardedStream, type GuardedStreamResponse, type UrlPolicy } from '@atelier/net';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { cancelledError, fromHttpStatus, ProviderError, timeoutError, unreachable } from './errors';
+import {
+  cancelledError,
+  fromHttpStatus,
+  fromNetError,
+  netErrorIn,
+  ProviderError,
+  timeoutError,
+  unreachable,
+} from './errors';
 import { providerMessage } from './http';
 import { withRetry } from './retry';
 
@@ -14,6 +22,8 @@ export interface SseRequest {
   signal?: AbortSignal | undefined;
   /** Named in "model not found" errors. */
   model?: string;
+  /** What the request (and its redirects) may reach: the provider's URL policy. */
+  policy: UrlPolicy;
 }
 
 const ERROR_BODY_LIMIT = 64 * 1024;
@@ -21,9 +31,10 @@ const ERROR_BODY_LIMIT = 64 * 1024;
 /**
  * POSTs JSON and reads the answer as server-sent events, on node:http rather than fetch: a relayed
  * token costs about a third of the CPU of fetch + web streams + an SDK's decoder (measured by
- * bench/chat-stream), which is what lets one process carry hundreds of streams. Redirects are not
- * followed (a provider URL is checked once, when it is saved). Failures before the first byte are
- * retried (429, 5xx, unreachable); after it, an answer is never spliced.
+ * bench/chat-stream), which is what lets one process carry hundreds of streams. It runs on the guarded
+ * client of @atelier/net: the address is checked when the connection is made and every redirect hop is
+ * checked again. Failures before the first byte are retried (429, 5xx, unreachable); after it, an
+ * answer is never spliced.
  */
 export async function* postSse(url: string, request: SseRequest): AsyncGenerator<EventSourceMessage> {
   const res = await withRetry(() => open(url, request), {
@@ -33,44 +44,39 @@ export async function* postSse(url: string, request: SseRequest): AsyncGenerator
   yield* events(res, request);
 }
 
-function open(url: string, request: SseRequest): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    const { signal, timeoutMs } = request;
-    if (signal?.aborted) return reject(cancelledError());
-    const payload = JSON.stringify(request.body);
-    const target = new URL(url);
-    const req = (target.protocol === 'https:' ? https : http).request(target, {
-      method: 'POST',
-      headers: {
-        ...request.headers,
-        'content-type': 'application/json',
-        accept: 'text/event-stream',
-        'content-length': Buffer.byteLength(payload),
+async function open(url: string, request: SseRequest): Promise<IncomingMessage> {
+  const { signal, timeoutMs } = request;
+  if (signal?.aborted) throw cancelledError();
+  const payload = JSON.stringify(request.body);
+  let answer: GuardedStreamResponse;
+  try {
+    answer = await guardedStream(
+      {
+        method: 'POST',
+        url,
+        headers: {
+          ...request.headers,
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+          'content-length': String(Buffer.byteLength(payload)),
+        },
+        body: payload,
+        timeoutMs,
+        signal,
+        what: 'The provider URL',
       },
-    });
-    const onAbort = () => req.destroy(cancelledError());
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(() => req.destroy(timeoutError(timeoutMs)), timeoutMs);
-    const settle = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    req.on('error', (error: Error & { code?: string }) => {
-      settle();
-      if (signal?.aborted) return reject(cancelledError());
-      reject(error instanceof ProviderError ? error : unreachable(error.code ?? error.message));
-    });
-    req.on('response', (res) => {
-      settle();
-      const status = res.statusCode ?? 0;
-      if (status >= 200 && status < 300) return resolve(res);
-      readError(res).then(
-        (message) => reject(fromHttpStatus(status, message, request.model)),
-        () => reject(fromHttpStatus(status, '', request.model)),
-      );
-    });
-    req.end(payload);
-  });
+      request.policy,
+    );
+  } catch (error) {
+    if (signal?.aborted) throw cancelledError();
+    if (error instanceof ProviderError) throw error;
+    const refused = netErrorIn(error);
+    throw refused ? fromNetError(refused, timeoutMs) : unreachable((error as Error).message);
+  }
+  const res = answer.body;
+  if (answer.status >= 200 && answer.status < 300) return res;
+  const message = await readError(res).catch(() => '');
+  throw fromHttpStatus(answer.status, message, request.model);
 }
 
 async function readError(res: IncomingMessage): Promise<string> {

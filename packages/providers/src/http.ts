@@ -1,4 +1,12 @@
-import { cancelledError, fromHttpStatus, timeoutError, unreachable } from './errors';
+import { createGuardedFetch, type UrlPolicy } from '@atelier/net';
+import {
+  cancelledError,
+  fromHttpStatus,
+  fromNetError,
+  netErrorIn,
+  timeoutError,
+  unreachable,
+} from './errors';
 import { withRetry } from './retry';
 
 export interface HttpOptions {
@@ -10,6 +18,8 @@ export interface HttpOptions {
   signal?: AbortSignal | undefined;
   /** Named in "model not found" errors. */
   model?: string;
+  /** What the request (and its redirects) may reach: the provider's URL policy. */
+  policy: UrlPolicy;
 }
 
 export function providerMessage(body: unknown): string {
@@ -20,8 +30,9 @@ export function providerMessage(body: unknown): string {
 }
 
 /**
- * One HTTP call to a provider's documented API: a timeout, the caller's cancellation, retries on
- * 429/5xx, and failures mapped to ProviderError. Answers the successful Response (body unread).
+ * One HTTP call to a provider's documented API, on the guarded client (the provider URL policy checks
+ * every hop): a timeout, the caller's cancellation, retries on 429/5xx, and failures mapped to
+ * ProviderError. Answers the successful Response (body unread).
  */
 export async function providerFetch(url: string, options: HttpOptions): Promise<Response> {
   return withRetry(
@@ -31,7 +42,7 @@ export async function providerFetch(url: string, options: HttpOptions): Promise<
       let res: Response;
       try {
         const isJson = options.body !== undefined && !(options.body instanceof FormData);
-        res = await fetch(url, {
+        res = await createGuardedFetch(options.policy, { what: 'The provider URL' })(url, {
           method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
           headers: { ...(isJson ? { 'content-type': 'application/json' } : {}), ...options.headers },
           body:
@@ -45,6 +56,8 @@ export async function providerFetch(url: string, options: HttpOptions): Promise<
       } catch (error) {
         if (options.signal?.aborted) throw cancelledError();
         if (timeout.aborted) throw timeoutError(options.timeoutMs);
+        const refused = netErrorIn(error);
+        if (refused) throw fromNetError(refused, options.timeoutMs);
         throw unreachable(
           (error as Error).cause ? String((error as { cause: unknown }).cause) : (error as Error).message,
         );

@@ -29,6 +29,7 @@ export function createAdapters(config: ProviderConfig): ProviderAdapters {
             timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
             retries: config.maxRetries ?? 2,
             signal: options?.signal,
+            policy: config.urlPolicy,
           });
           return answer.data.map((m) => ({ name: m.id }));
         },
@@ -52,6 +53,7 @@ export function createAdapters(config: ProviderConfig): ProviderAdapters {
               timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
               retries: config.maxRetries ?? 2,
               signal: options?.signal,
+              policy: config.urlPolicy,
             });
             return tags.models.map((m) => ({ name: m.name }));
           }

@@ -1,3 +1,4 @@
+import type { UrlPolicy } from '@atelier/net';
 import type { ProviderKind } from '@atelier/schemas';
 
 /** How to reach a provider; the API decrypts the key just before building adapters. */
@@ -6,6 +7,11 @@ export interface ProviderConfig {
   baseUrl?: string | null | undefined;
   apiKey?: string | null | undefined;
   settings?: Record<string, string>;
+  /**
+   * What the provider's requests may reach (PROVIDER_URL_POLICY, PROVIDER_URL_ALLOW): every request,
+   * and every redirect hop, is checked against it when it connects.
+   */
+  urlPolicy: UrlPolicy;
   /** Per-request timeout; streams count it as the longest silence between two chunks. */
   timeoutMs?: number;
   /** Retries on 429 and 5xx, with exponential backoff. */

@@ -1,6 +1,9 @@
+import type { UrlPolicy } from '@atelier/net';
 import { startFakeProvider, type FakeProvider } from '@atelier/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdapters, ProviderError, type ChatEvent, type ProviderConfig } from '../src';
+
+const ANY: UrlPolicy = { mode: 'any' };
 
 let fake: FakeProvider;
 let config: ProviderConfig;
@@ -8,6 +11,7 @@ let config: ProviderConfig;
 beforeAll(async () => {
   fake = await startFakeProvider();
   config = {
+    urlPolicy: ANY,
     kind: 'openai_compatible',
     baseUrl: `${fake.url}/v1`,
     apiKey: 'test-key',

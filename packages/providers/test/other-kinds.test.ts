@@ -1,3 +1,4 @@
+import type { UrlPolicy } from '@atelier/net';
 import { startFakeProvider, type FakeProvider } from '@atelier/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,6 +9,8 @@ import {
   withFallback,
   type ChatEvent,
 } from '../src';
+
+const ANY: UrlPolicy = { mode: 'any' };
 
 let fake: FakeProvider;
 beforeAll(async () => {
@@ -20,6 +23,7 @@ const user = (content: string) => ({ role: 'user' as const, content });
 describe('Anthropic (Messages API over HTTP)', () => {
   const anthropic = () =>
     createAdapters({
+      urlPolicy: ANY,
       kind: 'anthropic',
       baseUrl: fake.url,
       apiKey: 'test-key',
@@ -107,6 +111,7 @@ describe('Anthropic (Messages API over HTTP)', () => {
 describe('Azure OpenAI', () => {
   it('calls the deployment path with the api-key header and api-version', async () => {
     const azure = createAdapters({
+      urlPolicy: ANY,
       kind: 'azure_openai',
       baseUrl: fake.url,
       apiKey: 'test-key',
@@ -132,7 +137,12 @@ describe('Azure OpenAI', () => {
 
 describe('Mistral, Ollama, rerank', () => {
   it('Mistral reads documents with its OCR endpoint', async () => {
-    const mistral = createAdapters({ kind: 'mistral', baseUrl: `${fake.url}/v1`, apiKey: 'test-key' });
+    const mistral = createAdapters({
+      urlPolicy: ANY,
+      kind: 'mistral',
+      baseUrl: `${fake.url}/v1`,
+      apiKey: 'test-key',
+    });
     const result = await mistral.ocr!.read('mistral-ocr-latest', 'data:image/png;base64,AAAA');
     expect(result.text).toMatch(/OCR text/);
     expect(fake.requests.at(-1)!.body).toMatchObject({
@@ -143,7 +153,12 @@ describe('Mistral, Ollama, rerank', () => {
 
   it('OpenAI and Mistral chat and embed through their OpenAI-shaped APIs', async () => {
     for (const kind of ['openai', 'mistral'] as const) {
-      const adapters = createAdapters({ kind, baseUrl: `${fake.url}/v1`, apiKey: 'test-key' });
+      const adapters = createAdapters({
+        urlPolicy: ANY,
+        kind,
+        baseUrl: `${fake.url}/v1`,
+        apiKey: 'test-key',
+      });
       expect((await adapters.chat!.complete({ model: 'm', messages: [user(`hello ${kind}`)] })).text).toBe(
         `Echo: hello ${kind}`,
       );
@@ -151,19 +166,29 @@ describe('Mistral, Ollama, rerank', () => {
       expect(fake.requests.at(-1)!.headers.authorization).toBe('Bearer test-key');
     }
     // Mistral offers no image or speech models here; the adapters say so by their absence.
-    expect(createAdapters({ kind: 'mistral', apiKey: 'k' }).images).toBeUndefined();
+    expect(createAdapters({ urlPolicy: ANY, kind: 'mistral', apiKey: 'k' }).images).toBeUndefined();
   });
 
   it('Ollama lists its local models from /api/tags and chats over /v1', async () => {
-    const ollama = createAdapters({ kind: 'ollama', baseUrl: `${fake.url}/v1` });
+    const ollama = createAdapters({ urlPolicy: ANY, kind: 'ollama', baseUrl: `${fake.url}/v1` });
     expect((await ollama.listModels()).map((m) => m.name)).toContain('llama3.2:latest');
     // Ollama takes no key; the fake checks one, so give it the fake's for the chat.
-    const chat = createAdapters({ kind: 'ollama', baseUrl: `${fake.url}/v1`, apiKey: 'test-key' }).chat!;
+    const chat = createAdapters({
+      urlPolicy: ANY,
+      kind: 'ollama',
+      baseUrl: `${fake.url}/v1`,
+      apiKey: 'test-key',
+    }).chat!;
     expect((await chat.complete({ model: 'llama3.2', messages: [user('hey')] })).text).toBe('Echo: hey');
   });
 
   it('rerank orders documents by relevance', async () => {
-    const rerank = createAdapters({ kind: 'rerank', baseUrl: `${fake.url}/v2`, apiKey: 'test-key' }).rerank!;
+    const rerank = createAdapters({
+      urlPolicy: ANY,
+      kind: 'rerank',
+      baseUrl: `${fake.url}/v2`,
+      apiKey: 'test-key',
+    }).rerank!;
     const { results } = await rerank.rerank({
       model: 'rerank-v3.5',
       query: 'capital of france',
@@ -179,6 +204,7 @@ describe('Mistral, Ollama, rerank', () => {
 describe('fallback, metering and type guesses', () => {
   it('a failing model is retried on the fallback, and the result says so', async () => {
     const adapters = createAdapters({
+      urlPolicy: ANY,
       kind: 'openai_compatible',
       baseUrl: `${fake.url}/v1`,
       apiKey: 'test-key',

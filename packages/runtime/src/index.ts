@@ -1,7 +1,17 @@
 export * from './errors';
 export * from './security/secret-box';
-export * from './security/url-guard';
-export * from './security/guarded-http';
+// The SSRF guard lives in @atelier/net (below providers and runtime); re-exported for importers.
+export {
+  assertSafeUrl,
+  guardedRequest,
+  isAllowedAddress,
+  MAX_RESPONSE_BYTES,
+  NetError,
+  parseAllowList,
+  type GuardedRequest,
+  type GuardedResponse,
+  type UrlPolicy,
+} from '@atelier/net';
 export * from './credits/charge';
 export * from './models/model-access';
 export * from './events/event-log';

@@ -1,4 +1,5 @@
 import type { Db } from '@atelier/db';
+import type { UrlPolicy } from '@atelier/net';
 import type { RunLimits } from '@atelier/engine';
 import type { EventLog } from './events/event-log';
 import { createMemoryEventLog } from './events/memory-event-log';
@@ -11,7 +12,6 @@ import { createMemoryCancelBus, createRedisCancelBus, type CancelBus } from './r
 import { createRunExecutor } from './runs/execute-run';
 import { QUEUED_LIMIT_MS, reapDeadRuns, STALE_RUN_MS } from './runs/reaper';
 import { createSecretBox } from './security/secret-box';
-import type { UrlPolicy } from './security/url-guard';
 
 export interface RuntimeOptions {
   db: Db;
@@ -21,8 +21,10 @@ export interface RuntimeOptions {
   redisPrefix?: string | undefined;
   encryptionKey: Buffer;
   providerTimeoutMs: number;
-  /** What URLs flow nodes may fetch. */
+  /** What URLs flow nodes may fetch (NODE_URL_POLICY, NODE_URL_ALLOW). */
   httpPolicy: UrlPolicy;
+  /** What provider calls may reach, redirects included (PROVIDER_URL_POLICY, PROVIDER_URL_ALLOW). */
+  providerPolicy: UrlPolicy;
   /** Runs executed at once by this process. */
   concurrency: number;
   /** Whether this process executes runs (a worker does; an API does unless workers are separate). */
@@ -57,6 +59,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     db,
     box: createSecretBox(options.encryptionKey),
     timeoutMs: options.providerTimeoutMs,
+    urlPolicy: options.providerPolicy,
   });
   const execute = createRunExecutor({
     db,

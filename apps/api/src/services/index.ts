@@ -1,5 +1,5 @@
 import type { Db } from '@atelier/db';
-import { createSecretBox, type Runtime } from '@atelier/runtime';
+import { createSecretBox, type Runtime, type UrlPolicy } from '@atelier/runtime';
 import { createAccountService } from './auth/account-service';
 import { createSessionService, type AccessClaims } from './auth/session-service';
 import { createChatbotsService } from './chatbots/chatbots-service';
@@ -24,7 +24,7 @@ export interface ServiceDeps {
   webUrl: string;
   onMailError(error: unknown): void;
   encryptionKey: Buffer;
-  providerUrlPolicy: 'any' | 'public-only';
+  providerUrlPolicy: UrlPolicy;
   runtime: Runtime;
 }
 

@@ -96,6 +96,7 @@ export function anthropicChat(config: ProviderConfig): ChatModel {
       retries: config.maxRetries ?? 2,
       signal,
       model,
+      policy: config.urlPolicy,
     });
 
   return {

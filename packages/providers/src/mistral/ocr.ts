@@ -24,6 +24,7 @@ export function mistralOcr(config: ProviderConfig): OcrModel {
         timeoutMs: config.timeoutMs ?? 60_000,
         retries: config.maxRetries ?? 2,
         signal: options?.signal,
+        policy: config.urlPolicy,
         model,
       });
       const text = [...answer.pages]

@@ -138,6 +138,7 @@ export function openaiChat(client: OpenAI, config: ProviderConfig): ChatModel {
         retries: config.maxRetries ?? DEFAULT_RETRIES,
         signal: options?.signal,
         model: request.model,
+        policy: config.urlPolicy,
       });
       let text = '';
       let finishReason = 'stop';

@@ -1,5 +1,14 @@
+import { createGuardedFetch } from '@atelier/net';
 import OpenAI, { AzureOpenAI } from 'openai';
-import { cancelledError, fromHttpStatus, ProviderError, timeoutError, unreachable } from '../errors';
+import {
+  cancelledError,
+  fromHttpStatus,
+  fromNetError,
+  netErrorIn,
+  ProviderError,
+  timeoutError,
+  unreachable,
+} from '../errors';
 import type { ProviderConfig } from '../types';
 
 export const DEFAULT_BASE_URLS = {
@@ -17,6 +26,8 @@ export function openaiClient(config: ProviderConfig): OpenAI {
   const common = {
     timeout: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxRetries: config.maxRetries ?? DEFAULT_RETRIES,
+    // Every request of the SDK goes through the guarded client: the provider URL policy checks each hop.
+    fetch: createGuardedFetch(config.urlPolicy, { what: 'The provider URL' }),
   };
   if (config.kind === 'azure_openai') {
     if (!config.baseUrl)
@@ -69,6 +80,8 @@ export function mapOpenAIError(
   if (error instanceof ProviderError) return error;
   if (error instanceof OpenAI.APIUserAbortError) return cancelledError();
   if (error instanceof OpenAI.APIConnectionTimeoutError) return timeoutError(timeoutMs);
+  const refused = netErrorIn(error);
+  if (refused) return fromNetError(refused, timeoutMs);
   if (error instanceof OpenAI.APIConnectionError)
     return unreachable(error.cause ? String(error.cause) : error.message);
   if (error instanceof OpenAI.APIError && typeof error.status === 'number') {

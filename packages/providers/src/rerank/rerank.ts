@@ -23,6 +23,7 @@ export function httpRerank(config: ProviderConfig): RerankModel {
         timeoutMs: config.timeoutMs ?? 60_000,
         retries: config.maxRetries ?? 2,
         signal: options?.signal,
+        policy: config.urlPolicy,
         model: request.model,
       });
       return {

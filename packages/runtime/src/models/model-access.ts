@@ -1,4 +1,5 @@
 import { models, providers, type Db } from '@atelier/db';
+import type { UrlPolicy } from '@atelier/net';
 import { createAdapters, type ProviderAdapters, type ProviderConfig } from '@atelier/providers';
 import type { ModelPricing, ProviderKind } from '@atelier/schemas';
 import { and, eq } from 'drizzle-orm';
@@ -29,7 +30,13 @@ export function pricingOf(row: ModelRow): ModelPricing {
  * Building an SDK client and decrypting its key costs more than a whole token relay, so the adapters
  * of recently used providers are kept; a saved provider gets a new updated_at, hence a new entry.
  */
-export function createModelAccess(deps: { db: Db; box: SecretBox; timeoutMs: number }) {
+export function createModelAccess(deps: {
+  db: Db;
+  box: SecretBox;
+  timeoutMs: number;
+  /** What provider calls may reach: every request and redirect hop is checked against it. */
+  urlPolicy: UrlPolicy;
+}) {
   const cache = new Map<string, ProviderAdapters>();
 
   function configFor(row: ProviderRow): ProviderConfig {
@@ -39,6 +46,7 @@ export function createModelAccess(deps: { db: Db; box: SecretBox; timeoutMs: num
       apiKey: row.apiKeyEncrypted ? deps.box.open(row.apiKeyEncrypted, row.id) : null,
       settings: row.settings,
       timeoutMs: deps.timeoutMs,
+      urlPolicy: deps.urlPolicy,
     };
   }
 

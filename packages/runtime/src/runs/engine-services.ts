@@ -1,3 +1,4 @@
+import { guardedRequest, NetError, type UrlPolicy } from '@atelier/net';
 import type { Db } from '@atelier/db';
 import type { EngineServices } from '@atelier/engine';
 import {
@@ -11,8 +12,6 @@ import {
 import { chargeCredits } from '../credits/charge';
 import { RuntimeError } from '../errors';
 import { pricingOf, type ModelAccess, type ModelTarget } from '../models/model-access';
-import { guardedRequest } from '../security/guarded-http';
-import type { UrlPolicy } from '../security/url-guard';
 import { logModelCall, type CallLog } from './model-call-log';
 
 /** Who a run works for: every model it calls is theirs to pay for and must be in their workspace. */
@@ -255,7 +254,9 @@ export function createEngineServices(deps: {
           signal: request.signal,
         },
         deps.httpPolicy,
-      );
+      ).catch((error: unknown) => {
+        throw error instanceof NetError ? new RuntimeError(error.status, error.code, error.detail) : error;
+      });
       return { status: res.status, statusText: res.statusText, headers: res.headers, body: res.body };
     },
   };

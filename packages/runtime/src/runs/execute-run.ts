@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { recordMessage } from '../conversations/record-message';
 import type { EventLog } from '../events/event-log';
 import type { ModelAccess } from '../models/model-access';
-import type { UrlPolicy } from '../security/url-guard';
+import type { UrlPolicy } from '@atelier/net';
 import type { CancelBus } from './cancel-bus';
 import { createEngineServices } from './engine-services';
 import { createRunWrites, type RunOutcome } from './run-writes';

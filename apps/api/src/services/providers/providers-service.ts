@@ -6,7 +6,14 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import { AppError, forbidden, notFound } from '../errors';
 import type { WorkspacesService } from '../workspaces/workspaces-service';
-import { assertSafeUrl, keyHint, type ModelAccess, type SecretBox } from '@atelier/runtime';
+import {
+  assertSafeUrl,
+  keyHint,
+  NetError,
+  type ModelAccess,
+  type SecretBox,
+  type UrlPolicy,
+} from '@atelier/runtime';
 
 type ProviderRow = typeof providers.$inferSelect;
 
@@ -15,7 +22,8 @@ export interface ProvidersDeps {
   workspaces: WorkspacesService;
   box: SecretBox;
   modelAccess: ModelAccess;
-  urlPolicy: 'any' | 'public-only';
+  /** PROVIDER_URL_POLICY and PROVIDER_URL_ALLOW; provider calls check every hop against it too. */
+  urlPolicy: UrlPolicy;
 }
 
 export function toProvider(row: ProviderRow): Provider {
@@ -33,6 +41,15 @@ export function toProvider(row: ProviderRow): Provider {
 
 export function createProvidersService(deps: ProvidersDeps) {
   const { db } = deps;
+
+  /** A base URL the policy refuses is refused when it is saved (calls check again, hop by hop). */
+  async function checkUrl(url: string) {
+    try {
+      await assertSafeUrl(url, deps.urlPolicy);
+    } catch (error) {
+      throw error instanceof NetError ? new AppError(error.status, error.code, error.detail) : error;
+    }
+  }
 
   /** Builders who may change a workspace's providers and models: org admins, workspace admins and editors. */
   async function assertCanEdit(principal: Principal, workspaceId: string) {
@@ -97,7 +114,7 @@ export function createProvidersService(deps: ProvidersDeps) {
       await assertCanEdit(principal, body.workspace_id);
       const settings = { ...defaultSettings(body.kind), ...body.settings };
       checkKind(body.kind, { baseUrl: body.base_url ?? null, apiKey: Boolean(body.api_key), settings });
-      if (body.base_url) await assertSafeUrl(body.base_url, deps.urlPolicy);
+      if (body.base_url) await checkUrl(body.base_url);
       const id = randomUUID();
       await db.insert(providers).values({
         id,
@@ -126,7 +143,7 @@ export function createProvidersService(deps: ProvidersDeps) {
         apiKey: Boolean(body.api_key ?? row.apiKeyEncrypted),
         settings,
       });
-      if (body.base_url) await assertSafeUrl(body.base_url, deps.urlPolicy);
+      if (body.base_url) await checkUrl(body.base_url);
       await db
         .update(providers)
         .set({
@@ -152,7 +169,7 @@ export function createProvidersService(deps: ProvidersDeps) {
       const row = await find(principal, id);
       const started = performance.now();
       try {
-        if (row.baseUrl) await assertSafeUrl(row.baseUrl, deps.urlPolicy);
+        if (row.baseUrl) await checkUrl(row.baseUrl);
         const models = await createAdapters(configFor(row)).listModels();
         const latency = Math.round(performance.now() - started);
         const detail =
@@ -171,7 +188,7 @@ export function createProvidersService(deps: ProvidersDeps) {
 
     async remoteModels(principal: Principal, id: string) {
       const row = await find(principal, id);
-      if (row.baseUrl) await assertSafeUrl(row.baseUrl, deps.urlPolicy);
+      if (row.baseUrl) await checkUrl(row.baseUrl);
       const models = await createAdapters(configFor(row)).listModels();
       return models
         .map((m) => ({ name: m.name, suggested_type: suggestModelType(m.name) }))
