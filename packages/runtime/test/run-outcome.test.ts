@@ -96,7 +96,7 @@ function executor(db: Db) {
     cancels: createMemoryCancelBus(),
     // The flow calls no model.
     models: {} as ModelAccess,
-    httpPolicy: 'any',
+    httpPolicy: { mode: 'any' },
   });
   return { events, execute };
 }
