@@ -27,3 +27,4 @@ export {
   type GuardedResponse,
   type GuardedStreamResponse,
 } from './client';
+export { sameOrigin, splitUserinfo, withUserinfo } from './userinfo';

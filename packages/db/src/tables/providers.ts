@@ -15,7 +15,10 @@ export const providers = pgTable(
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     kind: text('kind').notNull(),
+    /** Shown to builders; never holds credentials (they are taken out into the column below). */
     baseUrl: text('base_url'),
+    /** `user:password` written into the base URL, sealed like the API key; null when there was none. */
+    baseUrlUserinfoEncrypted: text('base_url_userinfo_encrypted'),
     settings: jsonb('settings').$type<Record<string, string>>().notNull().default({}),
     /** `v1.<iv>.<tag>.<ciphertext>` in base64url; null when the provider takes no key. */
     apiKeyEncrypted: text('api_key_encrypted'),

@@ -1,5 +1,5 @@
 import { models, providers, type Db } from '@atelier/db';
-import type { UrlPolicy } from '@atelier/net';
+import { withUserinfo, type UrlPolicy } from '@atelier/net';
 import { createAdapters, type ProviderAdapters, type ProviderConfig } from '@atelier/providers';
 import type { ModelPricing, ProviderKind } from '@atelier/schemas';
 import { and, eq } from 'drizzle-orm';
@@ -14,6 +14,9 @@ export interface ModelTarget {
 }
 
 const ADAPTER_CACHE_SIZE = 256;
+
+/** The sealing context of a provider's base-URL credentials (its API key's is the bare id). */
+export const userinfoContext = (providerId: string) => `${providerId}:base_url`;
 
 export function pricingOf(row: ModelRow): ModelPricing {
   return {
@@ -39,10 +42,14 @@ export function createModelAccess(deps: {
 }) {
   const cache = new Map<string, ProviderAdapters>();
 
+  /** The provider as its adapters need it: secrets opened, credentials back in the base URL. */
   function configFor(row: ProviderRow): ProviderConfig {
     return {
       kind: row.kind as ProviderKind,
-      baseUrl: row.baseUrl,
+      baseUrl:
+        row.baseUrl && row.baseUrlUserinfoEncrypted
+          ? withUserinfo(row.baseUrl, deps.box.open(row.baseUrlUserinfoEncrypted, userinfoContext(row.id)))
+          : row.baseUrl,
       apiKey: row.apiKeyEncrypted ? deps.box.open(row.apiKeyEncrypted, row.id) : null,
       settings: row.settings,
       timeoutMs: deps.timeoutMs,

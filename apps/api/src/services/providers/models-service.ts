@@ -37,9 +37,13 @@ export function toModel(row: ModelRow): Model {
   };
 }
 
-/** A model and its provider as answered: the provider without any secret, not even the hint. */
-function withProvider(model: ModelRow, provider: ProviderRow): ModelWithProvider {
+/**
+ * A model and its provider as answered: the provider without any secret, not even the hint; its base
+ * URL only for builders (a plain user chats, and has no use for where the provider runs).
+ */
+function withProvider(principal: Principal, model: ModelRow, provider: ProviderRow): ModelWithProvider {
   const { api_key_hint: _hint, ...partial } = toProvider(provider);
+  if (principal.role === 'user') partial.base_url = null;
   return { ...toModel(model), provider: partial };
 }
 
@@ -80,12 +84,12 @@ export function createModelsService(deps: {
         .innerJoin(providers, eq(providers.id, models.providerId))
         .where(and(...conditions))
         .orderBy(asc(models.name), asc(models.createdAt));
-      return rows.map((r) => withProvider(r.model, r.provider));
+      return rows.map((r) => withProvider(principal, r.model, r.provider));
     },
 
     async get(principal: Principal, id: string): Promise<ModelWithProvider> {
       const row = await findWithProvider(principal, id);
-      return withProvider(row.model, row.provider);
+      return withProvider(principal, row.model, row.provider);
     },
 
     async create(principal: Principal, body: CreateModelBody): Promise<string> {

@@ -10,6 +10,9 @@ import {
   assertSafeUrl,
   keyHint,
   NetError,
+  sameOrigin,
+  splitUserinfo,
+  userinfoContext,
   type ModelAccess,
   type SecretBox,
   type UrlPolicy,
@@ -32,7 +35,8 @@ export function toProvider(row: ProviderRow): Provider {
     workspace_id: row.workspaceId,
     name: row.name,
     kind: row.kind as ProviderKind,
-    base_url: row.baseUrl,
+    // Rows saved before credentials were taken out may still hold them: never shown.
+    base_url: row.baseUrl && splitUserinfo(row.baseUrl).url,
     settings: row.settings,
     api_key_hint: keyHint(row.apiKeyLast4),
     created_at: row.createdAt.toISOString(),
@@ -92,6 +96,21 @@ export function createProvidersService(deps: ProvidersDeps) {
     apiKeyLast4: apiKey.slice(-4),
   });
 
+  /**
+   * The base URL to store, its credentials taken out and sealed. A URL given without credentials keeps
+   * the stored ones while it stays on their origin (a form shows the URL without them and sends it
+   * back); a new origin drops them.
+   */
+  function storedBaseUrl(id: string, given: string | null, row?: ProviderRow) {
+    if (!given) return { baseUrl: null, baseUrlUserinfoEncrypted: null };
+    const { url, userinfo } = splitUserinfo(given);
+    if (userinfo) {
+      return { baseUrl: url, baseUrlUserinfoEncrypted: deps.box.seal(userinfo, userinfoContext(id)) };
+    }
+    const keep = row?.baseUrl && row.baseUrlUserinfoEncrypted && sameOrigin(row.baseUrl, url);
+    return { baseUrl: url, baseUrlUserinfoEncrypted: keep ? row.baseUrlUserinfoEncrypted : null };
+  }
+
   return {
     find,
     configFor,
@@ -122,7 +141,7 @@ export function createProvidersService(deps: ProvidersDeps) {
         workspaceId: body.workspace_id,
         name: body.name,
         kind: body.kind,
-        baseUrl: body.base_url ?? null,
+        ...storedBaseUrl(id, body.base_url ?? null),
         settings,
         ...(body.api_key ? sealKey(id, body.api_key) : {}),
       });
@@ -148,7 +167,7 @@ export function createProvidersService(deps: ProvidersDeps) {
         .update(providers)
         .set({
           ...(body.name !== undefined ? { name: body.name } : {}),
-          baseUrl,
+          ...(body.base_url !== undefined ? storedBaseUrl(id, body.base_url, row) : {}),
           settings,
           ...(body.api_key ? sealKey(id, body.api_key) : {}),
           updatedAt: new Date(),

@@ -1,0 +1,1 @@
+ALTER TABLE "providers" ADD COLUMN "base_url_userinfo_encrypted" text;
