@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { privateDir, PRIVATE_FILE_MODE, tightenTree } from '@atelier/db';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllowList, type UrlPolicy } from '@atelier/runtime';
@@ -204,14 +205,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
 const MIN_SECRET_LENGTH = 32;
 
-/** Reads a secret kept under DATA_DIR, creating it on first use (development and tests only). */
+/**
+ * Tightens an existing DATA_DIR on start: everything under it owner-only (0700 directories, 0600 files),
+ * for installs whose database files were created readable and writable by everyone.
+ */
+export function secureDataDir(dataDir: string): void {
+  if (existsSync(dataDir)) tightenTree(dataDir);
+}
+
+/**
+ * Reads a secret kept under DATA_DIR, creating it on first use (development and tests only). The
+ * directory is 0700 and the file 0600, existing ones with looser modes tightened.
+ */
 function keptSecret(dataDir: string, name: string, make: () => string): string {
   const file = join(dataDir, name);
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const secret = make();
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  privateDir(dataDir);
+  if (existsSync(file)) return readSecret(file);
+  // Written whole under a temporary name, then linked in place: readers never see a partial secret, and
+  // of two processes starting at once the second keeps the first one's secret.
+  const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  writeFileSync(temporary, make(), { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+  try {
+    linkSync(temporary, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+  return readSecret(file);
+}
+
+function readSecret(file: string): string {
+  if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, PRIVATE_FILE_MODE);
+  return readFileSync(file, 'utf8').trim();
 }
 
 function encryptionKey(given: string | undefined, nodeEnv: string, dataDir: string): Buffer {

@@ -1,10 +1,11 @@
 import { migrateDatabase, openDatabase } from '@atelier/db';
 import { buildApp } from './app';
-import { ConfigError, loadConfig } from './env';
+import { ConfigError, loadConfig, secureDataDir } from './env';
 import { bootstrapFirstAdmin } from './services/organizations/organizations-service';
 
 async function main() {
   const config = loadConfig();
+  secureDataDir(config.dataDir);
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: `${config.dataDir}/pglite`,

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
@@ -9,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { privateDir, restrictUmask, tightenTree } from './private-files';
 import * as schema from './tables';
 import { seedReferenceData } from './seed';
 
@@ -62,9 +62,17 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       },
     };
   }
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  if (options.dataDir) {
+    // Database files are owner-only: files PGlite creates from now on, and those an earlier version
+    // left readable and writable by everyone.
+    restrictUmask();
+    privateDir(options.dataDir);
+    tightenTree(options.dataDir);
+  }
   const client = new PGlite({ dataDir: options.dataDir, extensions: { vector } });
   await client.waitReady;
+  // A new cluster is unpacked with its own modes (0666 files), whatever the umask.
+  if (options.dataDir) tightenTree(options.dataDir);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   let queue: Promise<void> = Promise.resolve();
   return {

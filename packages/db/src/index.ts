@@ -1,4 +1,5 @@
 export * from './client';
+export * from './private-files';
 export * from './seed';
 export * as tables from './tables';
 export * from './tables';

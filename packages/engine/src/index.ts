@@ -1,6 +1,7 @@
 export { runFlow, type RunOptions, type RunResult } from './executor';
 export {
   validateFlow,
+  patternProblems,
   problemCodes,
   type FlowProblem,
   type ProblemCode,
@@ -47,6 +48,7 @@ export { evaluateExpression } from './calculator';
 export { evaluateCondition, chooseBranch } from './conditions';
 export { coerceInput, readInputs } from './values/input-coercion';
 export { recursiveSplit, type RecursiveSplitOptions } from './splitters/recursive';
+export { compileUserRegex, userRegexProblem, UnsupportedPatternError } from './user-regex';
 export { markdownSplit, type MarkdownSplitOptions, type HeaderChunk } from './splitters/markdown';
 export { htmlSplit, type HtmlSplitOptions } from './splitters/html';
 export type { Sleep } from './run-state';

@@ -2,7 +2,8 @@ import { type FlowConfig, type FlowNode, outputsOf, sourceHandlesOf } from '@ate
 import { FlowAncestry } from './ancestry';
 import { customFieldProblems, fieldValueProblem, isEmptyValue, isVisible } from './field-checks';
 import { buildGraph, type FlowGraph, reachableFromInputs } from './graph';
-import { forEachReference } from './references';
+import { forEachReference, hasReferences } from './references';
+import { separatorProblem, userRegexProblem } from './user-regex';
 
 export const problemCodes = [
   'unknown_type',
@@ -14,6 +15,8 @@ export const problemCodes = [
   'unknown_handle',
   'missing_field',
   'invalid_field',
+  /** A user regular expression the linear-time engine refuses: refused at save too. */
+  'invalid_pattern',
   'invalid_tool',
   'unknown_reference',
   'unknown_output',
@@ -133,6 +136,7 @@ function checkNode(
     }
     if (node.type === 'agent') checkAgentTools(graph, node, fields.tools, add);
     if (node.type === 'iteration') checkOutputSelector(graph, node, fields.output_selector, add);
+    if (node.type === 'recursive_splitter') checkSeparators(node, fields, add);
     checkReferences(graph, ancestry, node, fields, add);
   }
 }
@@ -167,6 +171,38 @@ function checkOutputSelector(
       message: `"${selector}" is not an output of a node inside this iteration (node_id.output).`,
     });
   }
+}
+
+/** Regex separators must compile on the linear-time engine; values holding references are checked at run. */
+function checkSeparators(node: FlowNode, fields: Record<string, unknown>, add: (p: FlowProblem) => void) {
+  const { is_separator_regex: isRegex, separators } = fields;
+  if (!(isRegex === true || isRegex === 'true') || hasReferences(separators)) return;
+  let list: unknown = separators;
+  if (typeof separators === 'string') {
+    try {
+      list = JSON.parse(separators);
+    } catch {
+      return; // invalid JSON is the field check's problem
+    }
+  }
+  if (!Array.isArray(list)) return;
+  list.forEach((s, i) => {
+    if (typeof s !== 'string') return;
+    const problem = userRegexProblem(s);
+    if (problem) {
+      add({
+        nodeId: node.id,
+        field: 'separators',
+        code: 'invalid_pattern',
+        message: separatorProblem(i, s, problem),
+      });
+    }
+  });
+}
+
+/** The problems a draft may not be saved with: patterns that could never run safely. */
+export function patternProblems(config: FlowConfig): FlowProblem[] {
+  return validateFlow(config, { draft: true }).filter((p) => p.code === 'invalid_pattern');
 }
 
 function checkReferences(

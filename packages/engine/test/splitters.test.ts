@@ -54,6 +54,64 @@ describe('recursiveSplit', () => {
     ]);
   });
 
+  it('keeps every place a plain separator begins, overlapping ones included, as before', () => {
+    // '\n\n' begins at 1 and at 2 in 'a\n\n\nb': the pieces are 'a', '\n' and '\n\nb'.
+    const options = { ...chars, separators: ['\n\n', ' '], chunkSize: 3, chunkOverlap: 0 };
+    expect(recursiveSplit('a\n\n\nbbbb', options)).toEqual(['a', '\n\nbbbb']);
+    const plain = { ...chars, separators: ['.', '+'], chunkSize: 2, chunkOverlap: 0 };
+    expect(recursiveSplit('x.y+z', plain)).toEqual(['x', '.y', '+z']);
+  });
+
+  it('runs separator patterns on a linear-time engine: nested quantifiers on long texts', () => {
+    // On a backtracking engine each pattern takes exponential time on a run of "a" followed by "!"
+    // (30 characters took 23 s): without the fix this test never ends.
+    const text = 'a'.repeat(5000) + '!';
+    for (const pattern of ['(a+)+$', '(a|a)+$', '(a*)*$', '(?:a|aa)+b', '((a+)*)+$']) {
+      const options = { ...chars, separators: [pattern, '!'], isSeparatorRegex: true };
+      // No pattern matches: the next separator, "!", splits; the run of "a" stays whole.
+      expect(recursiveSplit(text, { ...options, chunkSize: 4000, chunkOverlap: 0 })).toEqual([
+        'a'.repeat(5000),
+        '!',
+      ]);
+    }
+    const nested = { ...chars, separators: [String.raw`\((a+)+!\)`], isSeparatorRegex: true };
+    expect(recursiveSplit('xx(aa!)yy(a!)zz', { ...nested, chunkSize: 5, chunkOverlap: 0 })).toEqual([
+      'xx',
+      '(aa!)yy',
+      '(a!)zz',
+    ]);
+  });
+
+  it('splits where pattern matches begin, without overlapping, keeping each match with what follows', () => {
+    // A chunk size of 1 shows the pieces as cut. A lookahead split cut '12.' into '1' and '2.'.
+    const options = { ...chars, isSeparatorRegex: true, chunkSize: 1, chunkOverlap: 0 };
+    expect(recursiveSplit('12. ab 345. cd', { ...options, separators: [String.raw`\d+\.`] })).toEqual([
+      '12. ab ',
+      '345. cd',
+    ]);
+    // Empty matches move on by one character, surrogate pairs kept whole.
+    expect(recursiveSplit('😀xx😀', { ...options, separators: ['x*'] })).toEqual(['😀', 'xx', '😀']);
+  });
+
+  it('refuses patterns the linear-time engine cannot take, saying which and why', () => {
+    const split = (pattern: string) => () =>
+      recursiveSplit('aa', {
+        ...chars,
+        separators: [pattern],
+        isSeparatorRegex: true,
+        chunkSize: 9,
+        chunkOverlap: 0,
+      });
+    expect(split(String.raw`(a)\1`)).toThrow(
+      String.raw`"(a)\\1" is not an accepted regular expression: backreferences (\1, \k<name>) are not supported`,
+    );
+    expect(split(String.raw`(?<n>a)\k<n>`)).toThrow(/backreferences/);
+    expect(split('(?=a)')).toThrow(/lookahead and lookbehind .* are not supported/);
+    expect(split('(?<=a)b')).toThrow(/lookahead and lookbehind/);
+    expect(split('(?!a)')).toThrow(/lookahead and lookbehind/);
+    expect(split('[a')).toThrow(/missing closing \]/);
+  });
+
   it('refuses an overlap as large as the chunk', () => {
     expect(() => recursiveSplit('x', { ...chars, chunkSize: 5, chunkOverlap: 5 })).toThrow(/must be smaller/);
   });
@@ -196,6 +254,35 @@ describe('splitter nodes', () => {
       stubServices(),
     );
     expect(error).toMatch(/The chunk overlap \(100\) must be smaller than the chunk size \(100\)\.$/);
+  });
+
+  it('run nested-quantifier separators and name the separator the engine refuses', async () => {
+    const text = 'a'.repeat(5000) + '!';
+    const ok = await runNode(
+      node('recursive_splitter', 'rs01', {
+        documents_to_split: text,
+        chunk_size: 4000,
+        chunk_overlap: 0,
+        is_separator_regex: true,
+        separators: ['(a+)+$', '!'],
+      }),
+      stubServices(),
+    );
+    expect((ok.outputs!.documents as { pageContent: string }[]).map((d) => d.pageContent)).toEqual([
+      'a'.repeat(5000),
+      '!',
+    ]);
+    const refused = await runNode(
+      node('recursive_splitter', 'rs01', {
+        documents_to_split: 'abab',
+        is_separator_regex: true,
+        separators: JSON.stringify(['\n', String.raw`(ab)\1`]),
+      }),
+      stubServices(),
+    );
+    expect(refused.error).toContain(
+      String.raw`Separator 2 ("(ab)\\1") is not accepted as a regular expression: backreferences`,
+    );
   });
 
   it('markdown and html splitters add header metadata to the document metadata', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type FlowProblem, validateFlow } from '../src';
+import { type FlowProblem, patternProblems, validateFlow } from '../src';
 import { chainEdges, edge, flow, inputNode, node, textNode, toolEdge } from './helpers';
 
 const input = inputNode();
@@ -27,6 +27,46 @@ describe('validateFlow', () => {
   it('reports duplicate node and edge ids', () => {
     const problems = validateFlow(flow([input, out, { ...out }], [edge(input, out), edge(input, out)]));
     expect(codes(problems).sort()).toEqual(['duplicate_edge_id', 'duplicate_node_id']);
+  });
+
+  it('reports separator patterns the linear-time engine refuses, drafts included, on the separators field', () => {
+    const splitter = (fields: Record<string, unknown>) =>
+      node('recursive_splitter', 'rs01', { documents_to_split: '{{#input_in01.query#}}', ...fields });
+    const bad = splitter({
+      is_separator_regex: true,
+      separators: ['\n', String.raw`(a)\1`, '(?=x)', '(a+)+$'],
+    });
+    const config = flow([input, bad, out], chainEdges(input, bad, out));
+    const expected = [
+      expect.objectContaining({
+        nodeId: 'recursive_splitter_rs01',
+        field: 'separators',
+        code: 'invalid_pattern',
+        message: expect.stringMatching(/^Separator 2 \("\(a\)\\\\1"\) is not accepted .*backreferences/),
+      }),
+      expect.objectContaining({
+        field: 'separators',
+        code: 'invalid_pattern',
+        message: expect.stringMatching(/^Separator 3 .*lookahead/),
+      }),
+    ];
+    expect(validateFlow(config)).toEqual(expected);
+    expect(validateFlow(config, { draft: true })).toEqual(expected);
+    expect(patternProblems(config)).toEqual(expected);
+    // The list as JSON text is read the same way; plain separators and references are not patterns here.
+    const asText = splitter({ is_separator_regex: 'true', separators: JSON.stringify([String.raw`\k<x>`]) });
+    expect(patternProblems(flow([input, asText, out], chainEdges(input, asText, out)))).toHaveLength(1);
+    for (const fine of [
+      splitter({ is_separator_regex: false, separators: [String.raw`(a)\1`] }),
+      splitter({ is_separator_regex: true, separators: '{{#input_in01.query#}}' }),
+    ]) {
+      expect(validateFlow(flow([input, fine, out], chainEdges(input, fine, out)))).toEqual([]);
+    }
+  });
+
+  it('leaves other draft problems to publish: patternProblems holds only refused patterns', () => {
+    const empty = node('llm', 'ab12', { modelId: '', prompt: '' });
+    expect(patternProblems(flow([input, empty, out], chainEdges(input, empty, out)))).toEqual([]);
   });
 
   it('reports missing mandatory fields, except in drafts', () => {

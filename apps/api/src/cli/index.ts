@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { migrateDatabase, openDatabase, organizations } from '@atelier/db';
 import { eq } from 'drizzle-orm';
-import { loadConfig } from '../env';
+import { loadConfig, secureDataDir } from '../env';
 import { createCreditsService } from '../services/credits/credits-service';
 import { createOrganization } from '../services/organizations/organizations-service';
 
@@ -31,6 +31,7 @@ async function main() {
     },
   });
   const config = loadConfig();
+  secureDataDir(config.dataDir);
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: `${config.dataDir}/pglite`,

@@ -195,10 +195,11 @@ const chatbotsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Save a chatflow's or a workflow's nodes and edges (a workflow uses this path too)",
         description:
-          'Saves a draft as it is: the graph is checked (problems per node) when it is published or run.',
+          'Saves a draft as it is: the graph is checked (problems per node) when it is published or run. ' +
+          'Only separator patterns the linear-time regex engine refuses are answered already (422, invalid_flow).',
         params: idParams,
         body: flowConfigBody,
-        response: { 200: messageBody, ...errorAnswers(...AUTHED, 404) },
+        response: { 200: messageBody, ...errorAnswers(...AUTHED, 404), 422: flowErrorBody },
       },
     },
     async (request) => {

@@ -1,5 +1,6 @@
 import { NodeInputError } from '../errors';
 import { recursiveSplit } from '../splitters/recursive';
+import { separatorProblem, userRegexProblem } from '../user-regex';
 import type { Impl } from './shared';
 import { splitDocuments } from './split-documents';
 
@@ -16,13 +17,10 @@ export const recursiveSplitter: Impl<'recursive_splitter'> = {
       );
     }
     if (fields.is_separator_regex) {
-      for (const s of fields.separators) {
-        try {
-          new RegExp(s);
-        } catch {
-          throw new NodeInputError(`The separator ${JSON.stringify(s)} is not a valid regular expression.`);
-        }
-      }
+      fields.separators.forEach((s, i) => {
+        const problem = userRegexProblem(s);
+        if (problem) throw new NodeInputError(separatorProblem(i, s, problem));
+      });
     }
     const length =
       fields.length_function === 'tokens' ? await loadTokenCounter() : (text: string) => text.length;

@@ -1,3 +1,5 @@
+import { compileUserRegex, matchStarts } from '../user-regex';
+
 export interface RecursiveSplitOptions {
   chunkSize: number;
   chunkOverlap: number;
@@ -8,12 +10,39 @@ export interface RecursiveSplitOptions {
   length: (text: string) => number;
 }
 
-const escapeRegex = (s: string) => s.replace(/[/\-\\^$*+?.()|[\]{}]/g, '\\$&');
+/** A separator as the splitter uses it: where it occurs and whether it occurs at all. */
+interface Separator {
+  /** Where pieces start: each place the separator begins (the separator stays with what follows). */
+  cuts(text: string): Iterable<number>;
+  foundIn(text: string): boolean;
+}
+
+/** A plain separator: every place it begins, overlapping ones included (as a lookahead split does). */
+const literal = (s: string): Separator => ({
+  *cuts(text) {
+    for (let at = text.indexOf(s, 1); at !== -1; at = text.indexOf(s, at + 1)) yield at;
+  },
+  foundIn: (text) => text.includes(s),
+});
+
+/** A user pattern, on the linear-time engine: where its matches begin, leftmost first, not overlapping. */
+const pattern = (s: string): Separator => {
+  const re = compileUserRegex(s);
+  return { cuts: (text) => matchStarts(re, text), foundIn: (text) => re.test(text) };
+};
 
 /** Splits keeping each separator at the start of the piece that follows it. */
-function splitKeeping(text: string, separator: string): string[] {
+function splitKeeping(text: string, separator: string, sep: Separator): string[] {
   if (separator === '') return [...text];
-  return text.split(new RegExp(`(?=${separator})`)).filter((s) => s !== '');
+  const pieces: string[] = [];
+  let last = 0;
+  for (const at of sep.cuts(text)) {
+    if (at <= last) continue;
+    pieces.push(text.slice(last, at));
+    last = at;
+  }
+  pieces.push(text.slice(last));
+  return pieces.filter((s) => s !== '');
 }
 
 /**
@@ -28,10 +57,17 @@ export function recursiveSplit(text: string, options: RecursiveSplitOptions): st
       `The chunk overlap (${options.chunkOverlap}) must be smaller than the chunk size (${options.chunkSize}).`,
     );
   }
-  return split(text, options.separators, options);
+  // Compiled once: a pattern RE2 refuses throws UnsupportedPatternError before any text is split.
+  const compiled = new Map<string, Separator>();
+  for (const s of options.separators) {
+    if (s !== '' && !compiled.has(s)) compiled.set(s, options.isSeparatorRegex ? pattern(s) : literal(s));
+  }
+  return split(text, options.separators, { ...options, compiled });
 }
 
-function split(text: string, separators: readonly string[], o: RecursiveSplitOptions): string[] {
+type SplitContext = RecursiveSplitOptions & { compiled: ReadonlyMap<string, Separator> };
+
+function split(text: string, separators: readonly string[], o: SplitContext): string[] {
   let separator = separators[separators.length - 1] ?? '';
   let rest: readonly string[] = [];
   for (let i = 0; i < separators.length; i++) {
@@ -40,13 +76,13 @@ function split(text: string, separators: readonly string[], o: RecursiveSplitOpt
       separator = s;
       break;
     }
-    if (new RegExp(o.isSeparatorRegex ? s : escapeRegex(s)).test(text)) {
+    if (o.compiled.get(s)!.foundIn(text)) {
       separator = s;
       rest = separators.slice(i + 1);
       break;
     }
   }
-  const pieces = splitKeeping(text, o.isSeparatorRegex ? separator : escapeRegex(separator));
+  const pieces = splitKeeping(text, separator, o.compiled.get(separator)!);
   const chunks: string[] = [];
   let fitting: string[] = [];
   for (const piece of pieces) {

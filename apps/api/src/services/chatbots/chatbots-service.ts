@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
 import type { ProvidersService } from '../providers/providers-service';
 import type { WorkspacesService } from '../workspaces/workspaces-service';
-import { assertRunnable, parseFlowConfig } from '../runs/flow-validation';
+import { assertRunnable, assertSavable, parseFlowConfig } from '../runs/flow-validation';
 import { hasChatbotAccess } from './chat-access';
 import { toChatbot, type ChatbotRow } from './chatbot-view';
 
@@ -174,7 +174,10 @@ export function createChatbotsService(deps: {
       });
     },
 
-    /** Saves a chatflow's or workflow's graph as a draft: its shape is checked, its logic at publish. */
+    /**
+     * Saves a chatflow's or workflow's graph as a draft: its shape is checked, its logic at publish;
+     * only separator patterns the regex engine refuses are refused already.
+     */
     async saveFlowConfig(principal: Principal, id: string, configuration: unknown) {
       const found = await forBuilder(principal, id);
       if (found.type === 'simple') {
@@ -185,6 +188,7 @@ export function createChatbotsService(deps: {
         );
       }
       const config = parseFlowConfig(configuration);
+      assertSavable(config);
       await db
         .update(chatbots)
         .set({

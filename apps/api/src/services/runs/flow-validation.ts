@@ -1,4 +1,4 @@
-import { validateFlow, type FlowProblem } from '@atelier/engine';
+import { patternProblems, validateFlow, type FlowProblem } from '@atelier/engine';
 import { flowConfig, type FlowConfig } from '@atelier/schemas';
 import { AppError } from '../errors';
 
@@ -25,7 +25,18 @@ export function parseFlowConfig(configuration: unknown): FlowConfig {
 
 /** Refuses a flow that cannot run (publish, run), with every problem per node. */
 export function assertRunnable(config: FlowConfig): void {
-  const problems = validateFlow(config);
+  refuse(validateFlow(config));
+}
+
+/**
+ * Refuses a draft only for what could never be made to run: user patterns the linear-time regex engine
+ * does not take. Empty or incomplete fields are saved as they are and reported at publish.
+ */
+export function assertSavable(config: FlowConfig): void {
+  refuse(patternProblems(config));
+}
+
+function refuse(problems: FlowProblem[]): void {
   if (problems.length === 0) return;
   const first = problems[0]!;
   throw new AppError(

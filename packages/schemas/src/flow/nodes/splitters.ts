@@ -51,6 +51,7 @@ export const recursiveSplitterNode = defineNode({
       label: 'Separators are regular expressions',
       kind: 'boolean',
       required: false,
+      help: 'RE2 syntax, matched in linear time: lookarounds and backreferences are not accepted.',
     },
   ],
   outputs: ['documents'],
