@@ -4,7 +4,7 @@ import { createAdapters, PROVIDER_KINDS, ProviderError, suggestModelType } from 
 import type { CreateProviderBody, Provider, ProviderKind } from '@atelier/schemas';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
-import { AppError, forbidden, notFound } from '../errors';
+import { AppError, notFound } from '../errors';
 import type { WorkspacesService } from '../workspaces/workspaces-service';
 import {
   assertSafeUrl,
