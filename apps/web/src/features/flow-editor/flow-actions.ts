@@ -46,7 +46,13 @@ export function useFlowActions(chatbotId: string) {
       if (!quiet) toast.success(t('flow.toolbar.saved'));
       return true;
     } catch (error) {
-      toast.error(t('flow.errors.save'), detailOf(error));
+      // A refused save (a separator pattern the server cannot run safely) names its fields too.
+      const problems = problemsOf(error);
+      if (problems.length > 0) useEditorStore.getState().setProblems(problems);
+      toast.error(
+        t('flow.errors.save'),
+        problems.length > 0 ? t('flow.toolbar.problemsFound', { count: problems.length }) : detailOf(error),
+      );
       return false;
     } finally {
       setSaving(false);
