@@ -1,21 +1,39 @@
-// Adds up the vitest JSON reports of every package into one closing line.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+// Adds up the vitest JSON reports of every package into one closing line. `.ci/run` runs the test
+// command twice: `--pass NAME` records one pass's counts, `--total` prints both passes and their sum.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-let passed = 0;
-let failed = 0;
-let skipped = 0;
-for (const group of ['apps', 'packages']) {
-  for (const name of readdirSync(group)) {
-    for (const report of ['vitest.json', 'vitest-e2e.json']) {
-      const file = join(group, name, 'test-results', report);
-      if (!existsSync(file)) continue;
-      const r = JSON.parse(readFileSync(file, 'utf8'));
-      passed += r.numPassedTests;
-      failed += r.numFailedTests;
-      skipped += r.numPendingTests + (r.numTodoTests ?? 0);
-      console.log(`${group}/${name} ${report}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+const saved = '.ci/.passes.json';
+const passes = existsSync(saved) ? JSON.parse(readFileSync(saved, 'utf8')) : {};
+const mode = process.argv[2];
+
+if (mode === '--pass') {
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  for (const group of ['apps', 'packages']) {
+    for (const name of readdirSync(group)) {
+      for (const report of ['vitest.json', 'vitest-e2e.json']) {
+        const file = join(group, name, 'test-results', report);
+        if (!existsSync(file)) continue;
+        const r = JSON.parse(readFileSync(file, 'utf8'));
+        counts.passed += r.numPassedTests;
+        counts.failed += r.numFailedTests;
+        counts.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+        console.log(
+          `${process.argv[3]}: ${group}/${name} ${report}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`,
+        );
+      }
     }
   }
+  passes[process.argv[3]] = counts;
+  writeFileSync(saved, JSON.stringify(passes));
+  console.log(
+    `${process.argv[3]} pass: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`,
+  );
+} else {
+  const total = { passed: 0, failed: 0, skipped: 0 };
+  for (const [name, counts] of Object.entries(passes)) {
+    console.log(`${name} pass: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+    for (const key of Object.keys(total)) total[key] += counts[key];
+  }
+  console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 }
-console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);

@@ -9,6 +9,6 @@ export default defineConfig({
     // independent by working in organizations of their own.
     isolate: false,
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    hookTimeout: 120_000,
   },
 });

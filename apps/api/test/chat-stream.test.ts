@@ -19,7 +19,9 @@ let providerId: string;
 beforeAll(async () => {
   fake = await startFakeProvider({ apiKey: 'test-key' });
   app = await buildApp({
-    config: testConfig({ PROVIDER_TIMEOUT_MS: '800', HEARTBEAT_MS: '100' }),
+    // A stall is a silence of 3 s: long enough that a loaded 2-core machine running every suite at once
+    // never stalls a healthy stream (800 ms did), short enough for the stalled-provider test.
+    config: testConfig({ PROVIDER_TIMEOUT_MS: '3000', HEARTBEAT_MS: '100' }),
     database: await sharedTestDatabase(),
     logger: false,
   });

@@ -48,7 +48,7 @@ describe('embedded PGlite', () => {
   let database: Database;
   beforeAll(async () => {
     database = await openDatabase({});
-  }, 60_000);
+  });
   afterAll(() => database.close());
 
   it('applies the migrations, seeds reference data, and is idempotent', async () => {
