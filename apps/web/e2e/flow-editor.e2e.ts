@@ -178,7 +178,14 @@ describe.skipIf(inject('noBrowser'))('the chatflow editor', () => {
     await page.getByText('Leave without saving?').waitFor();
     await page.getByRole('button', { name: 'Stay' }).click();
     expect(page.url()).toContain(`/studio/chatflow/${id}`);
-    await page.waitForTimeout(1200);
+    // The draft is written a moment after the last edit: wait until it holds both iterations.
+    await page.waitForFunction((key) => {
+      const raw = localStorage.getItem(key);
+      const nodes = raw
+        ? (JSON.parse(raw) as { configuration?: { nodes?: { type: string }[] } }).configuration?.nodes
+        : [];
+      return (nodes ?? []).filter((n) => n.type === 'iteration').length === 2;
+    }, `atelier-flow-draft:${id}`);
     await page.getByRole('link', { name: 'Back to the studio' }).click();
     await page.getByRole('button', { name: 'Leave' }).click();
     await page.waitForURL(`${webUrl}/studio`);

@@ -34,7 +34,7 @@ const call: ReturnType<typeof apiAs> = (...args) => apiAs(page, apiUrl)(...args)
 beforeAll(async () => {
   if (inject('noBrowser')) return;
   browser = await launch();
-  ({ page, errors } = await newPage(browser));
+  ({ page, errors } = await newPage(browser, { width: 1366 }));
 });
 afterAll(async () => {
   if (page && workspaceId) await call('DELETE', `/workspaces/${workspaceId}`).catch(() => undefined);
@@ -61,9 +61,12 @@ describe.skipIf(inject('noBrowser'))('the studio in a browser', () => {
     await page.goto(`${webUrl}/studio`);
     await page.getByRole('heading', { name: 'Studio', exact: true }).waitFor();
     await page.getByText('No chatbots yet').waitFor();
+    await shot(page, 'studio-empty');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('heading', { name: 'Create a chatbot or workflow' }).waitFor();
+    expect(await dialog.getByRole('radio', { name: /^Simple/ }).isChecked()).toBe(true);
+    await shot(page, 'studio-create-dialog');
     await dialog.getByRole('button', { name: 'Create', exact: true }).click();
     await dialog.getByText('This field is required').waitFor();
     await dialog.getByLabel('Name', { exact: true }).fill(BOT);
@@ -104,6 +107,28 @@ describe.skipIf(inject('noBrowser'))('the studio in a browser', () => {
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=chatbot-card]').length === 1);
     await page.getByLabel('Search chatbots').fill('');
     await card(BOT).waitFor();
+  });
+
+  it('edits the name and description of the copy', async () => {
+    await cardMenu(COPY, 'Edit');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: 'Edit chatbot' }).waitFor();
+    expect(await dialog.getByLabel('Name', { exact: true }).inputValue()).toBe(COPY);
+    expect(await dialog.getByRole('radio').count()).toBe(0);
+    await shot(page, 'studio-edit-dialog');
+    await dialog.getByLabel('Name', { exact: true }).fill('');
+    await dialog.getByRole('button', { name: 'Update', exact: true }).click();
+    await dialog.getByText('This field is required').waitFor();
+    await dialog.getByLabel('Name', { exact: true }).fill(COPY);
+    await dialog.getByLabel('Description', { exact: true }).fill('A second opinion');
+    await dialog.getByRole('button', { name: 'Update', exact: true }).click();
+    await page.getByText('Chatbot updated.').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('[data-testid=chatbot-card]')].some((c) =>
+        c.textContent?.includes('A second opinion'),
+      ),
+    );
   });
 
   it('opens the access dialog and the integration guide', async () => {

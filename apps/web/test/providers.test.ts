@@ -17,7 +17,8 @@ import {
   validateImport,
   type RemoteModel,
 } from '../src/features/providers/import-logic';
-import { kindHintKey, kindKey, MODEL_TYPES, modelTypeKey } from '../src/features/providers/model-type-label';
+import { kindHintKey, kindKey, modelTypeKey } from '../src/features/providers/model-type-label';
+import { MODEL_TYPES } from '../src/lib/model-types';
 import {
   formatCredits,
   parsePrice,

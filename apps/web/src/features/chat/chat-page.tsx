@@ -2,6 +2,7 @@ import { Bot, MessagesSquare, PanelLeft, UserRoundX } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
+import { EmptyState } from '@/components/ui/empty-state';
 import { cn } from '@/lib/utils';
 import { AdditionalInputs } from './additional-inputs';
 import { loadConversations, retry, stopStreaming } from './chat-actions';
@@ -9,7 +10,7 @@ import { useChatStore } from './chat-store';
 import { activeConversation } from './selectors';
 import { Composer } from './composer';
 import { MessageList } from './message-list';
-import { CenteredState, ErrorBanner, TimeoutNotice } from './notices';
+import { ErrorBanner, TimeoutNotice } from './notices';
 import { useAssistants, useInputFields } from './queries';
 import { Sidebar } from './sidebar';
 
@@ -107,21 +108,24 @@ export default function ChatPage() {
         )}
 
         {noAssistants ? (
-          <CenteredState
+          <EmptyState
+            variant="page"
             icon={UserRoundX}
             title={t('chatPage.assistants.emptyTitle')}
             text={t('chatPage.assistants.emptyText')}
           />
         ) : !open ? (
-          <CenteredState
+          <EmptyState
+            variant="page"
             icon={MessagesSquare}
             title={t('chatPage.empty.title')}
             text={t('chatPage.empty.text')}
-          >
-            <Button variant="outline" className="md:hidden" onClick={() => setSidebarOpen(true)}>
-              <PanelLeft /> {t('chatPage.showSidebar')}
-            </Button>
-          </CenteredState>
+            action={
+              <Button variant="outline" className="md:hidden" onClick={() => setSidebarOpen(true)}>
+                <PanelLeft /> {t('chatPage.showSidebar')}
+              </Button>
+            }
+          />
         ) : (
           <>
             <div className="mx-auto w-full max-w-3xl px-3 pt-3 empty:hidden sm:px-6">
@@ -130,7 +134,8 @@ export default function ChatPage() {
             {messages.length > 0 ? (
               <MessageList messages={messages} />
             ) : (
-              <CenteredState
+              <EmptyState
+                variant="page"
                 icon={Bot}
                 title={draft ? t('chatPage.empty.draftTitle', { name: draft.name }) : title}
                 text={draft ? t('chatPage.empty.draftText') : t('chatPage.empty.conversationText')}

@@ -1,6 +1,4 @@
-import type { LucideIcon } from 'lucide-react';
 import { AlertCircle, Clock, RotateCcw, X } from 'lucide-react';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { chatErrorText, type ChatError } from './errors';
@@ -61,32 +59,6 @@ export function TimeoutNotice({
       <Button size="icon" variant="ghost" onClick={onDismiss} aria-label={t('chatPage.dismiss')}>
         <X />
       </Button>
-    </div>
-  );
-}
-
-/** A centred explanation where content will be. */
-export function CenteredState({
-  icon: Icon,
-  title,
-  text,
-  children,
-}: {
-  icon: LucideIcon;
-  title: string;
-  text: string;
-  children?: ReactNode;
-}) {
-  return (
-    <div className="flex flex-1 flex-col items-center justify-center gap-3 p-6 text-center">
-      <div className="flex size-12 items-center justify-center rounded-full bg-primary/10 text-primary">
-        <Icon className="size-6" />
-      </div>
-      <div className="grid gap-1">
-        <p className="text-lg font-semibold">{title}</p>
-        <p className="max-w-md text-sm text-muted-foreground">{text}</p>
-      </div>
-      {children}
     </div>
   );
 }

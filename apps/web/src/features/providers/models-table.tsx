@@ -7,7 +7,8 @@ import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { MODEL_TYPES, modelTypeKey } from './model-type-label';
+import { MODEL_TYPES } from '@/lib/model-types';
+import { modelTypeKey } from './model-type-label';
 import { priceSummary } from './pricing';
 
 const ALL = 'all';

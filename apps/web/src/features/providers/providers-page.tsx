@@ -4,6 +4,7 @@ import { Boxes, Download, Plug, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
+import { EmptyState } from '@/components/ui/empty-state';
 import { errorText } from '@/lib/api-client';
 import { useSelectedWorkspace } from '@/stores/app-store';
 import { toast } from '@/stores/toasts';
@@ -21,7 +22,7 @@ import {
   useProviderKinds,
   useProviders,
 } from './queries';
-import { ConfirmDelete, EmptyState, LoadError, Loading } from './states';
+import { ConfirmDelete, LoadError, Loading } from './states';
 
 /** /providers: the workspace's model providers and the models they serve. */
 export default function ProvidersPage() {

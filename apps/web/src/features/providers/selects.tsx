@@ -2,7 +2,8 @@ import type { ModelType, Provider } from '@atelier/schemas';
 import { useTranslation } from 'react-i18next';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { MODEL_TYPES, modelTypeKey } from './model-type-label';
+import { MODEL_TYPES } from '@/lib/model-types';
+import { modelTypeKey } from './model-type-label';
 
 function FieldError({ id, message }: { id: string; message: string | undefined }) {
   return message ? (

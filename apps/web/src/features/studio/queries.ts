@@ -1,6 +1,7 @@
 import type { Chatbot, ChatbotType, ModelWithProvider, SimpleConfigBody, User } from '@atelier/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { CHAT_MODEL_TYPES } from '@/lib/model-types';
 
 export const chatbotsKey = (workspaceId: string) => ['chatbots', workspaceId] as const;
 export const chatbotKey = (id: string) => ['chatbot', id] as const;
@@ -22,14 +23,15 @@ export const useChatbot = (id: string) =>
     retry: false,
   });
 
-/** The models a simple chatbot can answer with: the workspace's llm and llm-multimodal models. */
+const chatTypesQuery = CHAT_MODEL_TYPES.map((ty) => `&model_types=${ty}`).join('');
+/** The models a simple chatbot can answer with: the workspace's models of the chat types. */
 export const useChatModels = (workspaceId: string | undefined) =>
   useQuery({
     queryKey: ['models', workspaceId, 'chat'],
     queryFn: async () =>
       (
         await api.get<{ models: ModelWithProvider[] }>(
-          `/models_with_partial_server?workspace_id=${q(workspaceId ?? '')}&model_types=llm&model_types=llm-multimodal`,
+          `/models_with_partial_server?workspace_id=${q(workspaceId ?? '')}${chatTypesQuery}`,
         )
       ).models,
     enabled: workspaceId !== undefined,

@@ -7,14 +7,14 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { ConfirmDelete, EmptyState, LoadError, Loading } from '@/features/providers/states';
+import { EmptyState } from '@/components/ui/empty-state';
+import { ConfirmDelete, LoadError, Loading } from '@/features/providers/states';
 import { errorText } from '@/lib/api-client';
 import { useSelectedWorkspace } from '@/stores/app-store';
 import { toast } from '@/stores/toasts';
 import { AccessDialog } from './access-dialog';
 import { ChatbotCard, type GuideKind } from './chatbot-card';
-import { CreateChatbotDialog } from './create-chatbot-dialog';
-import { EditChatbotDialog } from './edit-chatbot-dialog';
+import { ChatbotDialog } from './chatbot-dialog';
 import { GuidesDialog } from './guides-dialog';
 import { ALL_TYPES, CHATBOT_TYPES, filterChatbots, typeKey, type TypeFilter } from './logic';
 import {
@@ -168,8 +168,13 @@ function StudioView({ workspaceId }: { workspaceId: string }) {
         )}
       </section>
 
-      <CreateChatbotDialog open={creating} workspaceId={workspaceId} onClose={() => setCreating(false)} />
-      <EditChatbotDialog chatbot={editing} onClose={() => setEditing(null)} />
+      <ChatbotDialog
+        mode="create"
+        open={creating}
+        workspaceId={workspaceId}
+        onClose={() => setCreating(false)}
+      />
+      <ChatbotDialog mode="edit" chatbot={editing} onClose={() => setEditing(null)} />
       <AccessDialog chatbot={sharing} onClose={() => setSharing(null)} />
       <GuidesDialog guide={guide} onClose={() => setGuide(null)} />
       <ConfirmDelete
