@@ -2,8 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { RUNNER_STOPPED } from '@atelier/runtime';
+import { messages, runs } from '@atelier/db';
+import { RUN_CANCELLED, RUNNER_STOPPED } from '@atelier/runtime';
 import { sharedTestDatabase, startFakeProvider, type FakeProvider } from '@atelier/testkit';
+import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
@@ -21,6 +23,7 @@ let app: FastifyInstance;
 let base: string;
 let org: Org;
 let workflow: string;
+let chatflow: string;
 const workers: ChildProcess[] = [];
 
 function startWorker(): Promise<ChildProcess> {
@@ -48,6 +51,16 @@ function startWorker(): Promise<ChildProcess> {
   });
 }
 
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 const exited = (child: ChildProcess) =>
   new Promise<number | null>((resolve) =>
     child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
@@ -67,6 +80,7 @@ describe.skipIf(!REDIS_URL || !DATABASE_URL)('runs on separate workers (BullMQ)'
     const ws = await org.workspace(org.admin, 'Workers');
     const { modelId } = await fakeModel(app, org, ws, fake.url);
     workflow = await flowBot(app, org, ws, 'workflow', storyFlow(modelId));
+    chatflow = await flowBot(app, org, ws, 'chatflow', storyFlow(modelId, { mandatoryTopic: false }));
   }, 60_000);
   afterAll(async () => {
     for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
@@ -83,6 +97,48 @@ describe.skipIf(!REDIS_URL || !DATABASE_URL)('runs on separate workers (BullMQ)'
     ).body.run_id as string;
   const events = (runId: string) =>
     fetch(`${base}/runs/${runId}/events`, { headers: { authorization: `Bearer ${org.admin.token}` } });
+
+  it('a chat run cancelled while queued (no worker running) answers the question with the error', async () => {
+    const conversation = (
+      await call(app, 'POST', '/chat-interface/conversations', {
+        token: org.admin.token,
+        body: { title: '', chatbot_id: chatflow },
+      })
+    ).body.conversation_id as string;
+    const asked = fetch(`${base}/chat-interface/conversations/${conversation}/chatflow/message`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${org.admin.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ input_data: { query: 'will anyone answer?' } }),
+    });
+    const runId = await until(async () => {
+      const [row] = await app.db.select().from(runs).where(eq(runs.conversationId, conversation));
+      return row?.id;
+    });
+    const cancel = await call(app, 'POST', `/runs/${runId}/cancel`, { token: org.admin.token });
+    expect(cancel.body).toEqual({ run_id: runId, status: 'cancelled' });
+    // The waiting client hears the end.
+    const { events: seen, done } = await readEvents(await asked);
+    expect(done).toBe(true);
+    expect(seen.at(-1)!.event).toEqual({
+      type: 'execution_error',
+      run_id: runId,
+      error: RUN_CANCELLED,
+      status: 'cancelled',
+    });
+    const history = await call(app, 'GET', `/chat-interface/conversations/${conversation}/history`, {
+      token: org.admin.token,
+    });
+    const stored = await app.db
+      .select()
+      .from(messages)
+      .where(eq(messages.conversationId, conversation))
+      .orderBy(asc(messages.createdAt));
+    expect(stored.map((m) => [m.role, m.error, m.content])).toEqual([
+      ['user', false, [{ type: 'text', text: 'will anyone answer?' }]],
+      ['assistant', true, [{ type: 'text', text: `Error: ${RUN_CANCELLED}` }]],
+    ]);
+    expect(history.body.history).toHaveLength(2);
+  }, 60_000);
 
   it('a worker process executes the run the API queued; the API relays its events', async () => {
     const worker = await startWorker();
@@ -112,6 +168,8 @@ describe.skipIf(!REDIS_URL || !DATABASE_URL)('runs on separate workers (BullMQ)'
       const { events: seen, done } = await readEvents(await stream);
       expect(done).toBe(true);
       expect(seen.at(-1)!.event).toMatchObject({ type: 'execution_error', error: RUNNER_STOPPED });
+      // The input node had ended before the kill: its execution was written then, and is kept.
+      expect(run.node_executions.map((e: { node_id: string }) => e.node_id)).toEqual(['input_in01']);
       second.kill('SIGTERM');
       await exited(second);
     } finally {

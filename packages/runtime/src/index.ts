@@ -26,7 +26,19 @@ export { createInProcessQueue } from './queue/in-process-queue';
 export { createBullmqQueue, startRunWorker } from './queue/bullmq-queue';
 export * from './conversations/record-message';
 export { createRuntime, type Runtime, type RuntimeOptions } from './runtime';
-export { createRunExecutor, RUNNER_STOPPED, RUN_HEARTBEAT_MS, UNSTORABLE_RESULT } from './runs/execute-run';
+export { createRunExecutor, RUNNER_STOPPED, RUN_HEARTBEAT_MS } from './runs/execute-run';
+export {
+  canTransition,
+  createRunLifecycle,
+  RUN_CANCELLED,
+  RUN_TRANSITIONS,
+  sourcesOf,
+  terminalEvent,
+  terminalEventOf,
+  UNSTORABLE_RESULT,
+  type RunLifecycle,
+  type RunOutcome,
+} from './runs/lifecycle';
 export { reapDeadRuns, STALE_RUN_MS } from './runs/reaper';
 export { createEngineServices, type RunScope } from './runs/engine-services';
 export { groupCommit } from './runs/run-writes';

@@ -10,6 +10,7 @@ import { createInProcessQueue } from './queue/in-process-queue';
 import type { RunQueue } from './queue/run-queue';
 import { createMemoryCancelBus, createRedisCancelBus, type CancelBus } from './runs/cancel-bus';
 import { createRunExecutor } from './runs/execute-run';
+import { createRunLifecycle, type RunLifecycle } from './runs/lifecycle';
 import { QUEUED_LIMIT_MS, reapDeadRuns, STALE_RUN_MS } from './runs/reaper';
 import { createSecretBox } from './security/secret-box';
 
@@ -40,6 +41,8 @@ export interface RuntimeOptions {
 export interface Runtime {
   events: EventLog;
   cancels: CancelBus;
+  /** Every status change of a run after it was queued (see runs/lifecycle.ts). */
+  lifecycle: RunLifecycle;
   queue: RunQueue;
   models: ReturnType<typeof createModelAccess>;
   execute(runId: string): Promise<void>;
@@ -61,8 +64,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     timeoutMs: options.providerTimeoutMs,
     urlPolicy: options.providerPolicy,
   });
+  const lifecycle = createRunLifecycle({
+    db,
+    events,
+    onError: (error, runId) => options.onError(error, `run ${runId}`),
+  });
   const execute = createRunExecutor({
     db,
+    lifecycle,
     events,
     cancels,
     models,
@@ -91,9 +100,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
 
   // No run stays "running" forever: the embedded mode's orphans at start, then dead runners' runs.
   const reap = (orphansToo = false) =>
-    reapDeadRuns(db, events, { orphansToo, ...(redisUrl ? {} : { queuedLimitMs: QUEUED_LIMIT_MS }) }).catch(
-      (error: unknown) => options.onError(error, 'reaper'),
-    );
+    reapDeadRuns(db, lifecycle, {
+      orphansToo,
+      ...(redisUrl ? {} : { queuedLimitMs: QUEUED_LIMIT_MS }),
+    }).catch((error: unknown) => options.onError(error, 'reaper'));
   if (!redisUrl && options.singleProcess && options.executesRuns) void reap(true);
   const reaper = options.executesRuns ? setInterval(() => void reap(), STALE_RUN_MS / 3) : null;
   reaper?.unref();
@@ -101,6 +111,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   return {
     events,
     cancels,
+    lifecycle,
     queue,
     models,
     execute,

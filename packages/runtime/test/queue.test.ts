@@ -6,24 +6,57 @@ describe('in-process queue', () => {
     let active = 0;
     let peak = 0;
     const started: string[] = [];
-    const errors: string[] = [];
+    const ended: string[] = [];
+    const errors: [string, string][] = [];
+    let allDone: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (allDone = resolve));
+    const settle = (runId: string) => {
+      ended.push(runId);
+      if (ended.length === 6) allDone();
+    };
     const queue = createInProcessQueue({
       concurrency: 2,
-      onError: (_e, runId) => errors.push(runId),
+      onError: (e, runId) => {
+        errors.push([runId, (e as Error).message]);
+        settle(runId);
+      },
       execute: async (runId) => {
         started.push(runId);
         active++;
         peak = Math.max(peak, active);
         await new Promise((r) => setTimeout(r, 20));
         active--;
-        if (runId === 'r2') throw new Error('boom');
+        if (runId === 'r1') throw new Error('boom');
+        settle(runId);
+      },
+    });
+    for (let i = 0; i < 6; i++) await queue.enqueue(`r${i}`);
+    await done;
+    expect(peak).toBe(2);
+    expect(started).toEqual(['r0', 'r1', 'r2', 'r3', 'r4', 'r5']);
+    // The failing run was executed, its error reported with its id, and the runs after it still ran.
+    expect(errors).toEqual([['r1', 'boom']]);
+    expect([...ended].sort()).toEqual(['r0', 'r1', 'r2', 'r3', 'r4', 'r5']);
+    await queue.close();
+  });
+
+  it('close waits for the active runs and drops the waiting ones', async () => {
+    const started: string[] = [];
+    const finished: string[] = [];
+    const queue = createInProcessQueue({
+      concurrency: 2,
+      onError: () => undefined,
+      execute: async (runId) => {
+        started.push(runId);
+        await new Promise((r) => setTimeout(r, 20));
+        finished.push(runId);
       },
     });
     for (let i = 0; i < 6; i++) await queue.enqueue(`r${i}`);
     await queue.close();
-    expect(peak).toBe(2);
     expect(started).toEqual(['r0', 'r1']);
-    expect(errors).toEqual([]);
+    expect([...finished].sort()).toEqual(['r0', 'r1']);
+    await expect(queue.enqueue('r6')).rejects.toThrow('closed');
   });
 
   it('drains every run when left open', async () => {

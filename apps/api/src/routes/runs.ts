@@ -1,3 +1,4 @@
+import { terminalEventOf } from '@atelier/runtime';
 import {
   FLOW_TEMPLATES,
   flowErrorBody,
@@ -15,7 +16,6 @@ import { z } from 'zod';
 import { ALL_ROLES, BUILDERS, principalOf } from '../plugins/auth';
 import { CONFIG_BODY_LIMIT, TEXT_BODY_LIMIT, uploadBodyLimit } from '../plugins/body-limits';
 import { relayRunEvents } from '../plugins/sse';
-import { endOf } from '../services/runs/runs-service';
 import { errorAnswers } from './responses';
 
 const tags = ['runs'];
@@ -164,7 +164,7 @@ const runsRoutes: FastifyPluginAsyncZod = async (app) => {
         runId: run.id,
         after,
         log: request.log,
-        ended: endOf(run),
+        ended: terminalEventOf(run),
       });
     },
   );

@@ -2,23 +2,18 @@ import { runs, type Db } from '@atelier/db';
 import { runFlow, type RunLimits } from '@atelier/engine';
 import type { FlowConfig, FlowRunEvent, FlowStreamEvent, NodeExecution } from '@atelier/schemas';
 import { eq } from 'drizzle-orm';
-import { recordMessage } from '../conversations/record-message';
 import type { EventLog } from '../events/event-log';
 import type { ModelAccess } from '../models/model-access';
 import type { UrlPolicy } from '@atelier/net';
 import type { CancelBus } from './cancel-bus';
 import { createEngineServices } from './engine-services';
-import { createRunWrites, type RunOutcome } from './run-writes';
+import { createRunLifecycle, RUN_CANCELLED, type RunLifecycle } from './lifecycle';
 import { toStreamEvent } from './stream-events';
 
 /** How often a runner touches its run; a running run silent for STALE_RUN_MS is dead (see reaper). */
 export const RUN_HEARTBEAT_MS = 10_000;
 export const RUNNER_STOPPED =
   'The worker running this flow stopped before it ended (it was restarted or killed). Run it again.';
-
-export const UNSTORABLE_RESULT = 'The run ended, but its result could not be stored';
-
-type RunRow = typeof runs.$inferSelect;
 
 export interface RunExecutorDeps {
   db: Db;
@@ -28,6 +23,8 @@ export interface RunExecutorDeps {
   httpPolicy: UrlPolicy;
   limits?: Partial<RunLimits>;
   onError?(error: unknown, runId: string): void;
+  /** The run lifecycle shared with the reaper and cancel (one group commit); made here when absent. */
+  lifecycle?: RunLifecycle;
 }
 
 /**
@@ -38,62 +35,20 @@ export interface RunExecutorDeps {
 export function createRunExecutor(deps: RunExecutorDeps) {
   const { db } = deps;
 
-  const writes = createRunWrites(db);
-
-  /**
-   * Writes the outcome (with the node executions, in the same statement), then logs the end. A run
-   * always ends: when its result cannot be written (outputs nested too deep to serialize, or refused
-   * by the database), it is ended as failed with the reason, without its node executions.
-   */
-  async function finish(run: RunRow, outcome: RunOutcome, executions: NodeExecution[] = []) {
-    try {
-      await writes.finish({ runId: run.id, outcome, executions });
-    } catch (error) {
-      deps.onError?.(error, run.id);
-      outcome = {
-        status: 'failed',
-        error: `${UNSTORABLE_RESULT} (${error instanceof Error ? error.message : String(error)})`,
-      };
-      await writes.finish({ runId: run.id, outcome, executions: [] });
-    }
-    if (run.conversationId) {
-      const failed = outcome.status !== 'succeeded';
-      const text = failed
-        ? `Error: ${outcome.error ?? 'Workflow/Chatflow execution error.'}`
-        : (outcome.text ?? '');
-      await recordMessage(db, run.conversationId, 'assistant', [{ type: 'text', text }], failed).catch(
-        (error: unknown) => deps.onError?.(error, run.id),
-      );
-    }
-    const last: FlowStreamEvent =
-      outcome.status === 'succeeded'
-        ? {
-            type: 'execution_completed',
-            run_id: run.id,
-            outputs: outcome.outputs ?? {},
-            final_output: outcome.text ?? '',
-          }
-        : {
-            type: 'execution_error',
-            run_id: run.id,
-            error: outcome.error ?? 'Workflow/Chatflow execution error.',
-            status: outcome.status,
-          };
-    await deps.events.append(run.id, last);
-  }
+  const lifecycle = deps.lifecycle ?? createRunLifecycle(deps);
 
   return async function executeRun(runId: string): Promise<void> {
     // Claim: only a queued run, or a running one whose runner died (a second take).
-    const claimed = await writes.claim(runId);
+    const claimed = await lifecycle.claim(runId);
     if (!claimed) return; // cancelled before it started, or already finished
     const { chatbotName, storeContent, ...run } = claimed;
     if (run.cancelRequestedAt) {
-      await finish(run, { status: 'cancelled', error: 'The run was cancelled.' });
+      await lifecycle.finish(runId, { status: 'cancelled', error: RUN_CANCELLED });
       return;
     }
     if (run.attempts > 1) {
       // Side effects (API calls, messages) may have happened: we do not replay a flow blindly.
-      await finish(run, { status: 'failed', error: RUNNER_STOPPED });
+      await lifecycle.finish(runId, { status: 'failed', error: RUNNER_STOPPED });
       return;
     }
 
@@ -126,7 +81,8 @@ export function createRunExecutor(deps: RunExecutorDeps) {
       if (queue.length === 0) queueMicrotask(flushEvents);
       queue.push(event);
     };
-    const executions: NodeExecution[] = [];
+    // Each node execution is written as it ends; the run's end waits for them (see lifecycle.ts).
+    const nodeWrites: Promise<void>[] = [];
     emit({ type: 'run_started', run_id: runId, conversation_id: run.conversationId });
 
     try {
@@ -154,36 +110,28 @@ export function createRunExecutor(deps: RunExecutorDeps) {
         ...(deps.limits ? { limits: deps.limits } : {}),
         onEvent: (event: FlowRunEvent) => {
           if (event.type === 'node_completed' || event.type === 'node_error')
-            executions.push(event.execution);
-          if (event.type === 'node_skipped') executions.push(skipped(event));
+            nodeWrites.push(lifecycle.recordNode(runId, event.execution));
+          if (event.type === 'node_skipped') nodeWrites.push(lifecycle.recordNode(runId, skipped(event)));
           const wire = toStreamEvent(event);
           if (wire) emit(wire);
         },
       });
       if (queue.length > 0) flushEvents();
-      await sending;
-      await finish(
-        run,
-        {
-          status: result.status,
-          outputs: result.outputs,
-          text: result.text,
-          ...(result.error ? { error: result.error } : {}),
-        },
-        executions,
-      );
+      await Promise.all([sending, ...nodeWrites]);
+      await lifecycle.finish(runId, {
+        status: result.status,
+        outputs: result.outputs,
+        text: result.text,
+        ...(result.error ? { error: result.error } : {}),
+      });
     } catch (error) {
       if (queue.length > 0) flushEvents();
-      await sending;
+      await Promise.all([sending, ...nodeWrites]);
       deps.onError?.(error, runId);
-      await finish(
-        run,
-        {
-          status: 'failed',
-          error: `The run failed: ${error instanceof Error ? error.message : String(error)}`,
-        },
-        executions,
-      );
+      await lifecycle.finish(runId, {
+        status: 'failed',
+        error: `The run failed: ${error instanceof Error ? error.message : String(error)}`,
+      });
     } finally {
       clearInterval(beat);
       unwatch();

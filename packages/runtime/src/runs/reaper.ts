@@ -1,7 +1,7 @@
 import { runs, type Db } from '@atelier/db';
 import { and, eq, inArray, lt, or, sql } from 'drizzle-orm';
-import type { EventLog } from '../events/event-log';
 import { RUN_HEARTBEAT_MS, RUNNER_STOPPED } from './execute-run';
+import type { RunLifecycle } from './lifecycle';
 
 /** A running run whose runner has not touched it for this long is dead. */
 export const STALE_RUN_MS = 6 * RUN_HEARTBEAT_MS;
@@ -10,12 +10,13 @@ export const QUEUED_LIMIT_MS = 15 * 60_000;
 
 /**
  * No run stays "running" forever: runs whose runner stopped beating are ended as failed, with the
- * reason, and their clients hear it. With `orphansToo` (the embedded mode, at start) every queued or
- * running run is an orphan, since the process that held it is gone.
+ * reason, through the lifecycle (row, the conversation's error message, the terminal event). With
+ * `orphansToo` (the embedded mode, at start) every queued or running run is an orphan, since the
+ * process that held it is gone. Answers how many runs it ended.
  */
 export async function reapDeadRuns(
   db: Db,
-  events: EventLog,
+  lifecycle: RunLifecycle,
   options: { orphansToo?: boolean; queuedLimitMs?: number } = {},
 ): Promise<number> {
   const stale = sql`now() - make_interval(secs => ${STALE_RUN_MS / 1000})`;
@@ -27,18 +28,19 @@ export async function reapDeadRuns(
       )
     : undefined;
   const dead = await db
-    .update(runs)
-    .set({ status: 'failed', error: RUNNER_STOPPED, finishedAt: new Date() })
+    .select({ id: runs.id, status: runs.status })
+    .from(runs)
     .where(
       options.orphansToo
         ? inArray(runs.status, ['queued', 'running'])
         : or(and(eq(runs.status, 'running'), lt(runs.heartbeatAt, stale)), lostInQueue),
-    )
-    .returning({ id: runs.id });
-  for (const { id } of dead) {
-    await events
-      .append(id, { type: 'execution_error', run_id: id, error: RUNNER_STOPPED, status: 'failed' })
-      .catch(() => undefined);
-  }
-  return dead.length;
+    );
+  // Ended only from the status seen (a run that moved on meanwhile is left to its new owner); the
+  // calls of this turn share one statement (group commit).
+  const ended = await Promise.all(
+    dead.map(({ id, status }) =>
+      lifecycle.finish(id, { status: 'failed', error: RUNNER_STOPPED }, [status]).catch(() => false),
+    ),
+  );
+  return ended.filter(Boolean).length;
 }

@@ -1,5 +1,5 @@
 import { queryRows, type runs, type Db } from '@atelier/db';
-import type { NodeExecution } from '@atelier/schemas';
+import type { NodeExecution, RunStatus } from '@atelier/schemas';
 import { sql } from 'drizzle-orm';
 import { storableJsonText } from '../storable';
 
@@ -18,22 +18,31 @@ const MAX_BATCH = 200;
 interface FinishItem {
   runId: string;
   outcome: RunOutcome;
-  executions: NodeExecution[];
+  /** The statuses the run may have for this end to apply (from the state table, see lifecycle.ts). */
+  from: readonly RunStatus[];
 }
 
-/**
- * One run's outcome row and node-execution rows as jsonb-ready JSON text (without the brackets of the
- * list). Throws when the outputs cannot be serialized (nested too deep for JSON.stringify).
- */
-function serializeFinished({ runId, outcome, executions }: FinishItem): [string, string | null] {
+interface NodeItem {
+  runId: string;
+  execution: NodeExecution;
+}
+
+/** One run's outcome row as jsonb-ready JSON text. Throws when the outputs cannot be serialized. */
+function serializeOutcome({ runId, outcome, from }: FinishItem): string {
   const row = {
     id: runId,
     status: outcome.status,
     outputs: outcome.outputs ?? null,
     final_output: outcome.status === 'succeeded' ? (outcome.text ?? '') : null,
     error: outcome.error ?? null,
+    sources: from,
   };
-  const rows = executions.map((e) => ({
+  return storableJsonText(JSON.stringify(row));
+}
+
+/** One node execution row as jsonb-ready JSON text. Throws when its values cannot be serialized. */
+function serializeNode({ runId, execution: e }: NodeItem): string {
+  const row = {
     run_id: runId,
     node_id: e.nodeId,
     node_type: e.type,
@@ -44,9 +53,27 @@ function serializeFinished({ runId, outcome, executions }: FinishItem): [string,
     parameters: e.parameters ?? {},
     outputs: e.outputs ?? {},
     started_at: e.startedAt,
-  }));
-  const list = rows.length > 0 ? storableJsonText(JSON.stringify(rows)).slice(1, -1) : null;
-  return [storableJsonText(JSON.stringify(row)), list];
+  };
+  return storableJsonText(JSON.stringify(row));
+}
+
+/** Runs a batch in one statement; when it fails, one item at a time, so an item only takes its own error. */
+function isolating<T, R>(write: (items: T[]) => Promise<R[]>) {
+  return groupCommit<T, { ok: R } | { error: unknown }>(async (items) => {
+    try {
+      return (await write(items)).map((ok) => ({ ok }));
+    } catch (error) {
+      if (items.length === 1) return [{ error }];
+      return Promise.all(
+        items.map((item) =>
+          write([item]).then(
+            ([ok]) => ({ ok: ok! }),
+            (e: unknown) => ({ error: e }),
+          ),
+        ),
+      );
+    }
+  });
 }
 
 /**
@@ -122,14 +149,14 @@ function toClaimed(r: ClaimRow): ClaimedRun {
   };
 }
 
-export function createRunWrites(db: Db) {
+export function createRunWrites(db: Db, claimFrom: readonly RunStatus[]) {
   /** Takes queued runs (or running ones whose runner died: a second take), with their chatbot's name. */
   const claim = groupCommit<string, ClaimedRun | null>(async (ids) => {
     const claimed = await queryRows<ClaimRow>(
       db,
       sql`update runs r set status = 'running', attempts = r.attempts + 1,
                 started_at = coalesce(r.started_at, now()), heartbeat_at = now()
-          where r.id = any(${`{${ids.join(',')}}`}::uuid[]) and r.status in ('queued', 'running')
+          where r.id = any(${`{${ids.join(',')}}`}::uuid[]) and r.status = any(${`{${claimFrom.join(',')}}`}::text[])
           returning r.id, r.organization_id, r.workspace_id, r.chatbot_id, r.chatbot_type, r.conversation_id,
             r.trigger, r.status, r.config_version, r.configuration, r.inputs, r.started_by, r.attempts,
             r.created_at, r.started_at, r.cancel_requested_at,
@@ -141,59 +168,61 @@ export function createRunWrites(db: Db) {
   });
 
   /**
-   * Writes runs' outcomes and their node executions: one statement for the whole batch. What nodes
-   * produced is made storable (NUL and lone surrogates become U+FFFD, see storable.ts); a run whose
-   * result cannot be written (nested too deep to serialize, or refused by the database) takes its own
-   * error and never the batch's: the batch is retried one run at a time.
+   * Writes node executions of any runs: one statement for the batch, kept only for runs still running
+   * (a runner that outlived its run's end adds nothing to it). What nodes produced is made storable
+   * (NUL and lone surrogates become U+FFFD, see storable.ts).
    */
-  async function writeFinished(items: FinishItem[]): Promise<void> {
-    const outcomes: string[] = [];
-    const executions: string[] = [];
-    for (const item of items) {
-      const [outcome, rows] = serializeFinished(item);
-      outcomes.push(outcome);
-      if (rows) executions.push(rows);
-    }
+  const nodeGroup = isolating<NodeItem, null>(async (items) => {
+    const rows = items.map(serializeNode);
     await db.execute(
-      sql`with saved as (
-            insert into node_executions (run_id, node_id, node_type, iteration_index, status, error,
-              duration_seconds, parameters, outputs, started_at)
-            select run_id, node_id, node_type, iteration_index, status, error, duration_seconds,
-              coalesce(parameters, '{}'::jsonb), coalesce(outputs, '{}'::jsonb), started_at
-            from jsonb_to_recordset(${`[${executions.join(',')}]`}::jsonb) as e(run_id uuid, node_id text,
-              node_type text, iteration_index int, status text, error text, duration_seconds float8,
-              parameters jsonb, outputs jsonb, started_at timestamptz)
-          )
-          update runs r set status = o.status, outputs = o.outputs, final_output = o.final_output,
-            error = o.error, finished_at = now()
-          from jsonb_to_recordset(${`[${outcomes.join(',')}]`}::jsonb) as o(id uuid, status text,
-            outputs jsonb, final_output text, error text)
-          where r.id = o.id`,
+      sql`insert into node_executions (run_id, node_id, node_type, iteration_index, status, error,
+            duration_seconds, parameters, outputs, started_at)
+          select run_id, node_id, node_type, iteration_index, status, error, duration_seconds,
+            coalesce(parameters, '{}'::jsonb), coalesce(outputs, '{}'::jsonb), started_at
+          from jsonb_to_recordset(${`[${rows.join(',')}]`}::jsonb) as e(run_id uuid, node_id text,
+            node_type text, iteration_index int, status text, error text, duration_seconds float8,
+            parameters jsonb, outputs jsonb, started_at timestamptz)
+          where exists (select 1 from runs r where r.id = e.run_id and r.status = 'running')`,
     );
-  }
-
-  const finishGroup = groupCommit<FinishItem, unknown>(async (items) => {
-    try {
-      await writeFinished(items);
-      return items.map(() => null);
-    } catch (error) {
-      if (items.length === 1) return [error];
-      return Promise.all(
-        items.map((item) =>
-          writeFinished([item]).then(
-            () => null,
-            (e: unknown) => e,
-          ),
-        ),
-      );
-    }
+    return items.map(() => null);
   });
 
-  /** Writes one run's outcome and node executions (grouped with others); rejects when it failed. */
-  async function finish(item: FinishItem): Promise<void> {
-    const error = await finishGroup(item);
-    if (error) throw error;
+  /**
+   * Writes runs' outcomes: one statement for the batch, each row changed only from a status its end
+   * allows (`sources`). Answers, per item, the run's conversation when this write ended it, or null.
+   */
+  const finishGroup = isolating<FinishItem, { conversationId: string | null } | null>(async (items) => {
+    const outcomes = items.map(serializeOutcome);
+    const ended = await queryRows<{ id: string; conversation_id: string | null }>(
+      db,
+      sql`update runs r set status = o.status, outputs = o.outputs, final_output = o.final_output,
+            error = o.error, finished_at = now()
+          from jsonb_to_recordset(${`[${outcomes.join(',')}]`}::jsonb) as o(id uuid, status text,
+            outputs jsonb, final_output text, error text, sources text[])
+          where r.id = o.id and r.status = any(o.sources)
+          returning r.id, r.conversation_id`,
+    );
+    const byId = new Map(ended.map((r) => [r.id, { conversationId: r.conversation_id }]));
+    // Two ends of one run in a batch: the row took one of them; only the first caller is told it ended it.
+    return items.map((item) => {
+      const hit = byId.get(item.runId) ?? null;
+      byId.delete(item.runId);
+      return hit;
+    });
+  });
+
+  /** Writes one node execution (grouped with others); rejects when it failed. */
+  async function node(item: NodeItem): Promise<void> {
+    const result = await nodeGroup(item);
+    if ('error' in result) throw result.error;
   }
 
-  return { claim, finish };
+  /** Ends one run (grouped with others): its conversation when this ended it, null when refused. */
+  async function finish(item: FinishItem): Promise<{ conversationId: string | null } | null> {
+    const result = await finishGroup(item);
+    if ('error' in result) throw result.error;
+    return result.ok;
+  }
+
+  return { claim, node, finish };
 }

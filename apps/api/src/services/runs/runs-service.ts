@@ -8,8 +8,8 @@ import {
   userWorkspaceRoles,
   type Db,
 } from '@atelier/db';
-import { groupCommit, recordMessage, type Runtime } from '@atelier/runtime';
-import type { FlowConfig, FlowStreamEvent, Run, RunDetail, RunStatus, StartRunBody } from '@atelier/schemas';
+import { groupCommit, recordMessage, RUN_CANCELLED, type Runtime } from '@atelier/runtime';
+import type { FlowConfig, Run, RunDetail, RunStatus, StartRunBody } from '@atelier/schemas';
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import type { ChatbotRow } from '../chatbots/chatbot-view';
@@ -43,27 +43,6 @@ export function toRun(row: RunRow): Run {
     started_at: iso(row.startedAt),
     finished_at: iso(row.finishedAt),
   };
-}
-
-/** A finished run's last event, rebuilt from its row; null while it runs. */
-export function endOf(row: RunRow): FlowStreamEvent | null {
-  if (row.status === 'succeeded') {
-    return {
-      type: 'execution_completed',
-      run_id: row.id,
-      outputs: row.outputs ?? {},
-      final_output: row.finalOutput ?? '',
-    };
-  }
-  if (row.status === 'failed' || row.status === 'cancelled') {
-    return {
-      type: 'execution_error',
-      run_id: row.id,
-      error: row.error ?? 'Workflow/Chatflow execution error.',
-      status: row.status,
-    };
-  }
-  return null;
 }
 
 function flowType(bot: ChatbotRow): 'chatflow' | 'workflow' {
@@ -272,20 +251,12 @@ export function createRunsService(deps: {
         .where(and(eq(runs.id, row.id), inArray(runs.status, ['queued', 'running'])))
         .returning({ status: runs.status });
       if (!asked) return row.status;
-      const [stopped] = await db
-        .update(runs)
-        .set({ status: 'cancelled', error: 'The run was cancelled.', finishedAt: new Date() })
-        .where(and(eq(runs.id, row.id), eq(runs.status, 'queued')))
-        .returning({ id: runs.id });
-      if (stopped) {
-        await runtime.events.append(row.id, {
-          type: 'execution_error',
-          run_id: row.id,
-          error: 'The run was cancelled.',
-          status: 'cancelled',
-        });
-        return 'cancelled';
-      }
+      // Queued: ended here (row, the conversation's error message, the terminal event), unless a
+      // runner took it meanwhile.
+      const ended = await runtime.lifecycle.finish(row.id, { status: 'cancelled', error: RUN_CANCELLED }, [
+        'queued',
+      ]);
+      if (ended) return 'cancelled';
       // Running (or taken by a runner just now): tell the runner, wherever it is.
       await runtime.cancels.cancel(row.id);
       return 'running';

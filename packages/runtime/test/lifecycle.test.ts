@@ -1,0 +1,291 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { conversations, messages, nodeExecutions, organizations, runs, users, type Db } from '@atelier/db';
+import { runStatuses, type RunStatus } from '@atelier/schemas';
+import { sharedTestDatabase } from '@atelier/testkit';
+import { asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  canTransition,
+  createMemoryCancelBus,
+  createMemoryEventLog,
+  createRunExecutor,
+  createRunLifecycle,
+  RUN_CANCELLED,
+  RUN_TRANSITIONS,
+  RUNNER_STOPPED,
+  type LoggedEvent,
+  type ModelAccess,
+  type RunOutcome,
+} from '../src';
+
+type Events = ReturnType<typeof createMemoryEventLog>;
+
+async function logged(events: Events, runId: string) {
+  const seen: LoggedEvent[] = [];
+  for await (const entry of events.read(runId, null, new AbortController().signal, { follow: false }))
+    seen.push(entry);
+  return seen.map((e) => e.event);
+}
+
+async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function setup(db: Db) {
+  const [org] = await db.insert(organizations).values({ name: 'Lifecycle org' }).returning();
+  const [user] = await db
+    .insert(users)
+    .values({ organizationId: org!.id, email: `life-${org!.id}@example.com`, userRoleId: 'user' })
+    .returning();
+  const base = {
+    organizationId: org!.id,
+    workspaceId: org!.id,
+    chatbotType: 'chatflow' as const,
+    trigger: 'test' as const,
+    configuration: { nodes: [], edges: [] },
+  };
+  const conversation = async () => {
+    const [c] = await db
+      .insert(conversations)
+      .values({ organizationId: org!.id, userId: user!.id, chatbotType: 'chatflow' })
+      .returning();
+    return c!.id;
+  };
+  return { org: org!, base, conversation };
+}
+
+const outcomeFor = (status: Exclude<RunStatus, 'queued' | 'running'>): RunOutcome =>
+  status === 'succeeded'
+    ? { status, outputs: { answer: 'yes' }, text: 'yes' }
+    : { status, error: `ended as ${status}` };
+
+describe('the run state table', () => {
+  it('allows exactly these moves: queued -> running/cancelled/failed; running -> running/ends; ends are final', () => {
+    expect(RUN_TRANSITIONS).toEqual({
+      queued: ['running', 'cancelled', 'failed'],
+      running: ['running', 'succeeded', 'failed', 'cancelled'],
+      succeeded: [],
+      failed: [],
+      cancelled: [],
+    });
+    // Nothing moves a run back to queued: runs are born queued.
+    for (const from of runStatuses) expect(canTransition(from, 'queued')).toBe(false);
+  });
+
+  it('applies every allowed move and refuses every illegal one without changing the row', async () => {
+    const { db } = await sharedTestDatabase();
+    const { org, base } = await setup(db);
+    const events = createMemoryEventLog();
+    const lifecycle = createRunLifecycle({ db, events });
+    const targets = runStatuses.filter((s) => s !== 'queued');
+    const checked: string[] = [];
+    for (const from of runStatuses) {
+      for (const to of targets) {
+        const [row] = await db
+          .insert(runs)
+          .values({ ...base, status: from, ...(from === 'running' ? { attempts: 1 } : {}) })
+          .returning();
+        const moved =
+          to === 'running'
+            ? (await lifecycle.claim(row!.id)) !== null
+            : await lifecycle.finish(row!.id, outcomeFor(to));
+        const [after] = await db.select().from(runs).where(eq(runs.id, row!.id));
+        const log = await logged(events, row!.id);
+        if (canTransition(from, to)) {
+          expect(moved, `${from} -> ${to}`).toBe(true);
+          expect(after!.status, `${from} -> ${to}`).toBe(to);
+          if (to === 'running') {
+            expect(after!.attempts).toBe(row!.attempts + 1);
+            expect(log).toEqual([]);
+          } else {
+            expect(after!.finishedAt).not.toBeNull();
+            expect(log).toHaveLength(1);
+            expect(log[0]!.type).toBe(to === 'succeeded' ? 'execution_completed' : 'execution_error');
+          }
+        } else {
+          expect(moved, `${from} -> ${to}`).toBe(false);
+          expect(after, `${from} -> ${to}`).toEqual(row);
+          expect(log).toEqual([]);
+        }
+        checked.push(`${from}->${to}`);
+      }
+    }
+    expect(checked).toHaveLength(runStatuses.length * targets.length);
+    await db.delete(runs).where(eq(runs.organizationId, org.id));
+    await events.close();
+  });
+
+  it('ends a run once: a second end (the reaper racing the runner) is refused and logs nothing', async () => {
+    const { db } = await sharedTestDatabase();
+    const { org, base, conversation } = await setup(db);
+    const events = createMemoryEventLog();
+    const lifecycle = createRunLifecycle({ db, events });
+    const conv = await conversation();
+    const [row] = await db
+      .insert(runs)
+      .values({ ...base, trigger: 'chat', conversationId: conv, status: 'running' })
+      .returning();
+    const [first, second] = await Promise.all([
+      lifecycle.finish(row!.id, { status: 'failed', error: RUNNER_STOPPED }),
+      lifecycle.finish(row!.id, { status: 'succeeded', outputs: {}, text: 'late' }),
+    ]);
+    expect([first, second]).toEqual([true, false]);
+    const [after] = await db.select().from(runs).where(eq(runs.id, row!.id));
+    expect(after).toMatchObject({ status: 'failed', error: RUNNER_STOPPED });
+    expect(await logged(events, row!.id)).toEqual([
+      { type: 'execution_error', run_id: row!.id, error: RUNNER_STOPPED, status: 'failed' },
+    ]);
+    const stored = await db.select().from(messages).where(eq(messages.conversationId, conv));
+    expect(stored.map((m) => [m.role, m.error, m.content])).toEqual([
+      ['assistant', true, [{ type: 'text', text: `Error: ${RUNNER_STOPPED}` }]],
+    ]);
+    await db.delete(runs).where(eq(runs.organizationId, org.id));
+    await events.close();
+  });
+
+  it('a queued chat run cancelled before any runner took it answers its conversation with the error', async () => {
+    const { db } = await sharedTestDatabase();
+    const { org, base, conversation } = await setup(db);
+    const events = createMemoryEventLog();
+    const lifecycle = createRunLifecycle({ db, events });
+    const conv = await conversation();
+    const [row] = await db
+      .insert(runs)
+      .values({ ...base, trigger: 'chat', conversationId: conv })
+      .returning();
+    expect(await lifecycle.finish(row!.id, { status: 'cancelled', error: RUN_CANCELLED }, ['queued'])).toBe(
+      true,
+    );
+    const stored = await db.select().from(messages).where(eq(messages.conversationId, conv));
+    expect(stored.map((m) => [m.role, m.error, m.content])).toEqual([
+      ['assistant', true, [{ type: 'text', text: `Error: ${RUN_CANCELLED}` }]],
+    ]);
+    expect(await logged(events, row!.id)).toEqual([
+      { type: 'execution_error', run_id: row!.id, error: RUN_CANCELLED, status: 'cancelled' },
+    ]);
+    await db.delete(runs).where(eq(runs.organizationId, org.id));
+    await events.close();
+  });
+});
+
+// An API whose /fast answers at once and whose /slow answers only when released.
+const held: ServerResponse[] = [];
+const api = createServer((req, res) => {
+  if (req.url === '/slow') {
+    held.push(res);
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ ok: true }));
+});
+let apiUrl = '';
+beforeAll(async () => {
+  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+  apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const res of held.splice(0)) res.end('{}');
+  await new Promise((resolve) => api.close(resolve));
+});
+
+const node = (id: string, type: string, fields: unknown) => ({
+  id,
+  type,
+  data: { label: id, fields },
+  position: { x: 0, y: 0 },
+});
+
+describe('a run killed midway', () => {
+  it('shows the node executions that had ended, and its conversation has the error', async () => {
+    const { db } = await sharedTestDatabase();
+    const { org, base, conversation } = await setup(db);
+    const conv = await conversation();
+    // input -> fast API -> slow API (hangs) -> output: two nodes end, then the run is stuck.
+    const config = {
+      nodes: [
+        node('input_in01', 'input', []),
+        node('api_fast', 'api_request', { method: 'GET', url: `${apiUrl}/fast` }),
+        node('api_slow', 'api_request', { method: 'GET', url: `${apiUrl}/slow` }),
+        node('output_ou01', 'output', { response: 'done' }),
+      ],
+      edges: [
+        { id: 'e1', source: 'input_in01', target: 'api_fast' },
+        { id: 'e2', source: 'api_fast', target: 'api_slow' },
+        { id: 'e3', source: 'api_slow', target: 'output_ou01' },
+      ],
+    };
+    const [row] = await db
+      .insert(runs)
+      .values({
+        ...base,
+        trigger: 'chat',
+        conversationId: conv,
+        configuration: config,
+        inputs: { query: 'go' },
+      })
+      .returning();
+    const events = createMemoryEventLog();
+    const lifecycle = createRunLifecycle({ db, events });
+    const execute = createRunExecutor({
+      db,
+      events,
+      lifecycle,
+      cancels: createMemoryCancelBus(),
+      models: {} as ModelAccess, // the flow calls no model
+      httpPolicy: { mode: 'any' },
+    });
+    const running = execute(row!.id);
+
+    // The two ended nodes are stored while the run is still going (the slow call is held).
+    const written = await until(async () => {
+      const rows = await db.select().from(nodeExecutions).where(eq(nodeExecutions.runId, row!.id));
+      return held.length > 0 && rows.length >= 2 && rows;
+    });
+    expect(written.map((e) => e.nodeId).sort()).toEqual(['api_fast', 'input_in01']);
+
+    // Its runner is gone (killed): it is ended as the reaper ends a dead run (see reaper.test.ts for
+    // the reaper choosing it; not run here, so as not to reap other suites' runs in the shared database).
+    expect(await lifecycle.finish(row!.id, { status: 'failed', error: RUNNER_STOPPED }, ['running'])).toBe(
+      true,
+    );
+    const [reaped] = await db.select().from(runs).where(eq(runs.id, row!.id));
+    expect(reaped).toMatchObject({ status: 'failed', error: RUNNER_STOPPED });
+    const after = await db
+      .select()
+      .from(nodeExecutions)
+      .where(eq(nodeExecutions.runId, row!.id))
+      .orderBy(asc(nodeExecutions.startedAt));
+    expect(after.map((e) => [e.nodeId, e.status])).toEqual([
+      ['input_in01', 'succeeded'],
+      ['api_fast', 'succeeded'],
+    ]);
+    const answer = await db.select().from(messages).where(eq(messages.conversationId, conv));
+    expect(answer.map((m) => [m.role, m.error, m.content])).toEqual([
+      ['assistant', true, [{ type: 'text', text: `Error: ${RUNNER_STOPPED}` }]],
+    ]);
+
+    // The zombie runner comes back and finishes: its end is refused (failed is final), nothing doubles.
+    for (const res of held.splice(0)) res.end(JSON.stringify({ late: true }));
+    await running;
+    const [final] = await db.select().from(runs).where(eq(runs.id, row!.id));
+    expect(final).toMatchObject({ status: 'failed', error: RUNNER_STOPPED });
+    const ends = (await logged(events, row!.id)).filter(
+      (e) => e.type === 'execution_completed' || e.type === 'execution_error',
+    );
+    expect(ends).toEqual([
+      { type: 'execution_error', run_id: row!.id, error: RUNNER_STOPPED, status: 'failed' },
+    ]);
+    expect(await db.select().from(messages).where(eq(messages.conversationId, conv))).toHaveLength(1);
+    // Nodes that end after the run did are not added to a final run.
+    expect(await db.select().from(nodeExecutions).where(eq(nodeExecutions.runId, row!.id))).toHaveLength(2);
+    await db.delete(runs).where(eq(runs.organizationId, org.id));
+    await events.close();
+  });
+});
