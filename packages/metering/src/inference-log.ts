@@ -1,4 +1,4 @@
-import { inferenceLogs, storableText, type models, type providers } from '@atelier/db';
+import { type inferenceLogs, storableText, type models, type providers } from '@atelier/db';
 import type { ChatMessage, Consumption } from '@atelier/providers';
 
 export type ModelRow = typeof models.$inferSelect;
