@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
-import { conversations, creditPlans, inferenceLogs, messages } from '@atelier/db';
+import { conversations, creditLedger, creditPlans, inferenceLogs, messages } from '@atelier/db';
 import { sharedTestDatabase, startFakeProvider, type FakeProvider } from '@atelier/testkit';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app';
 import { call, createOrg, testConfig, type Actor, type Org } from './helpers';
 
@@ -223,6 +223,44 @@ describe('simple chat streaming', () => {
     expect(log!.firstTokenMs).toBeGreaterThanOrEqual(0);
     expect(log!.totalMs).toBeGreaterThanOrEqual(log!.firstTokenMs!);
     expect(log!.credits).toBeGreaterThan(0);
+  });
+
+  it('an answer is charged: one ledger row and the plan agree with its log, in few statements', async () => {
+    const id = await bot({ model: await model('gpt-4o-mini'), name: 'Charged bot' });
+    const conv = await conversation(id);
+    const plan = async () =>
+      (await call(app, 'GET', '/credits/plan', { token: org.admin.token })).body as {
+        remaining_monthly_credits: number;
+        extra_credits: number;
+      };
+    const before = await plan();
+    // Every statement of the request goes through the pool's (or PGlite's) query method.
+    const client = (app.db as unknown as { session: { client: { query: (...args: unknown[]) => unknown } } })
+      .session.client;
+    const queries = vi.spyOn(client, 'query');
+    const received = await send(conv, 'what does this cost');
+    const statements = queries.mock.calls.length;
+    queries.mockRestore();
+    expect(received.json().at(-1)).toEqual({ type: 'end', fallback: false });
+
+    const [log, ...more] = await logsOf(conv);
+    expect(more).toHaveLength(0);
+    expect(log!.credits).toBeGreaterThan(0);
+    const charges = await app.db
+      .select()
+      .from(creditLedger)
+      .where(
+        and(eq(creditLedger.organizationId, org.id), eq(creditLedger.description, 'Chat with Charged bot')),
+      );
+    expect(charges).toHaveLength(1);
+    expect(charges[0]).toMatchObject({ kind: 'usage', userId: user.id });
+    expect(Number(charges[0]!.monthlyDelta)).toBeCloseTo(-log!.credits, 4);
+    expect(charges[0]!.metadata).toMatchObject({ chatbot_id: id, inference_log_id: log!.id });
+    const after = await plan();
+    expect(before.remaining_monthly_credits - after.remaining_monthly_credits).toBeCloseTo(log!.credits, 4);
+    // The user, the load (with the credits), the chatbot access, the question, and one statement for
+    // the answer, its log and its charge (with a due monthly renewal).
+    expect(statements).toBeLessThanOrEqual(5);
   });
 
   it('sends heartbeats while the answer is slow', async () => {

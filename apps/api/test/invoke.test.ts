@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
-import { creditLedger, creditPlans } from '@atelier/db';
+import { creditLedger, creditPlans, inferenceLogs } from '@atelier/db';
 import { sharedTestDatabase, startFakeProvider, type FakeProvider } from '@atelier/testkit';
-import { eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
@@ -64,6 +64,23 @@ beforeAll(async () => {
   await add('sora-2', 'text-to-video', { per_second: 2 });
   await add('fail-500', 'llm');
   await add('stall', 'llm');
+  const rerankProvider = (
+    await call(app, 'POST', '/providers', {
+      token: org.admin.token,
+      body: { workspace_id: ws, name: 'Rerank', kind: 'rerank', base_url: `${fake.url}/v1`, api_key: KEY },
+    })
+  ).body.provider_id;
+  const rerank = await call(app, 'POST', '/models', {
+    token: org.admin.token,
+    body: {
+      workspace_id: ws,
+      provider_id: rerankProvider,
+      model_name: 'rerank-v3.5',
+      model_type: 'rerank',
+      pricing: { per_call: 0.5 },
+    },
+  });
+  modelIds['rerank-v3.5'] = rerank.body.model_id;
 });
 afterAll(async () => {
   await app.close();
@@ -170,6 +187,71 @@ describe('model calls through the API', () => {
     expect(video.body.output.video).toMatch(/^data:video\/mp4;base64,/);
     expect(video.body.credits).toBe(8);
   }, 20_000);
+
+  /** The organization's inference-log rows and usage ledger rows, newest first. */
+  const records = async () => ({
+    logs: await app.db
+      .select()
+      .from(inferenceLogs)
+      .where(eq(inferenceLogs.organizationId, org.id))
+      .orderBy(desc(inferenceLogs.createdAt)),
+    charges: await app.db
+      .select()
+      .from(creditLedger)
+      .where(and(eq(creditLedger.organizationId, org.id), eq(creditLedger.kind, 'usage')))
+      .orderBy(desc(creditLedger.createdAt)),
+  });
+
+  it('every model type invoked writes exactly one inference-log row and one ledger charge', async () => {
+    const AUDIO = `data:audio/mpeg;base64,${Buffer.from([0xff, 0xfb, 0x90, 0x00]).toString('base64')}`;
+    const calls: [string, string, object][] = [
+      ['gpt-4o-mini', 'llm', { messages: [{ role: 'user', content: 'hello' }] }],
+      [
+        'gpt-4o',
+        'llm-multimodal',
+        { messages: [{ role: 'user', content: 'see' }], images: ['data:image/png;base64,AAAA'] },
+      ],
+      ['text-embedding-3-small', 'text-embeddings', { input: ['a cat', 'a dog'] }],
+      ['dall-e-3', 'text-to-image', { prompt: 'a fox' }],
+      ['tts-1', 'text-to-speech', { input: 'Bonjour', voice: 'alloy' }],
+      ['whisper-1', 'speech-to-text', { audio: AUDIO, filename: 'a.mp3' }],
+      ['ocr', 'ocr', { image: 'data:image/png;base64,AAAA' }],
+      ['rerank-v3.5', 'rerank', { query: 'cat', documents: ['a cat', 'a car'] }],
+      ['sora-2', 'text-to-video', { prompt: 'waves', seconds: 4 }],
+    ];
+    for (const [model, type, body] of calls) {
+      const before = await records();
+      const res = await invoke(model, body);
+      expect([model, res.status]).toEqual([model, 200]);
+      expect(res.body.model_type).toBe(type);
+      const after = await records();
+      expect([model, after.logs.length - before.logs.length]).toEqual([model, 1]);
+      expect([model, after.charges.length - before.charges.length]).toEqual([model, 1]);
+      const [log] = after.logs;
+      const [charge] = after.charges;
+      expect(log).toMatchObject({
+        modelId: modelIds[model],
+        chatbotId: null,
+        conversationId: null,
+        userId: org.admin.id,
+        status: 'success',
+        credits: res.body.credits,
+      });
+      expect(charge!.metadata).toMatchObject({ inference_log_id: log!.id, requested: res.body.credits });
+    }
+  }, 30_000);
+
+  it('a failed invoke writes its error row and its charge of what it consumed', async () => {
+    const before = await records();
+    const res = await invoke('stall', { messages: [{ role: 'user', content: 'x' }] });
+    expect(res.status).toBe(504);
+    const after = await records();
+    expect(after.logs.length - before.logs.length).toBe(1);
+    expect(after.charges.length - before.charges.length).toBe(1);
+    expect(after.logs[0]).toMatchObject({ modelId: modelIds.stall, status: 'error', error: true });
+    expect(after.logs[0]!.errorMessage).not.toBe('');
+    expect(after.charges[0]!.metadata).toMatchObject({ failed: true, inference_log_id: after.logs[0]!.id });
+  });
 
   it('missing input for the type is a clear 422', async () => {
     const res = await invoke('dall-e-3', { messages: [{ role: 'user', content: 'x' }] });

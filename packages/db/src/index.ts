@@ -3,3 +3,4 @@ export * from './private-files';
 export * from './seed';
 export * as tables from './tables';
 export * from './tables';
+export * from './storable';

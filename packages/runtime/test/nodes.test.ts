@@ -397,7 +397,11 @@ describe('llm on the workspace provider', () => {
     expect(charges).toHaveLength(1);
     expect(charges[0]!.description).toBe('Flow model call with GPT mini in llm-basic');
     expect(charges[0]!.monthlyDelta).toBeCloseTo(-expected, 4);
-    expect(charges[0]!.metadata).toMatchObject({ model_id: M.gpt, requested: expected });
+    expect(charges[0]!.metadata).toMatchObject({
+      model_id: M.gpt,
+      requested: expected,
+      inference_log_id: log!.id,
+    });
   });
 
   it('answers with the fallback model when the primary fails, and fails clearly without one', async () => {
@@ -587,6 +591,16 @@ describe('media nodes on the workspace provider', () => {
       ['Text to speech with TTS in tts-stt', -1.5],
       ['Speech to text with Whisper in tts-stt', -0.25],
     ]);
+    // Each call also wrote exactly one inference-log row, which its charge names.
+    const logs = await logsOf('tts-stt');
+    expect(logs.map((l) => [l.modelId, l.status, l.credits])).toEqual([
+      [M.tts, 'success', 1.5],
+      [M.whisper, 'success', 0.25],
+    ]);
+    expect(logs[1]!.response).toBe(result.text);
+    expect(
+      (await chargesOf('tts-stt')).map((c) => (c.metadata as { inference_log_id?: string }).inference_log_id),
+    ).toEqual(logs.map((l) => l.id));
   });
 
   it('speech_to_text reads an audio input given as a file value or fetched from a URL', async () => {

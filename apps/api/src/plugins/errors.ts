@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import fp from 'fastify-plugin';
 import { ProviderError } from '@atelier/providers';
+import { MeteringError } from '@atelier/metering';
 import { RuntimeError } from '@atelier/runtime';
 import { AppError } from '../services/errors';
 
@@ -45,7 +46,7 @@ export default fp(
         reply.headers(error.headers);
         return reply.status(error.status).send({ ...error.extra, detail: error.detail, code: error.code });
       }
-      if (error instanceof RuntimeError) {
+      if (error instanceof RuntimeError || error instanceof MeteringError) {
         return send(reply, error.status, error.code, error.detail);
       }
       if (error instanceof ProviderError) {

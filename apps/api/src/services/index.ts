@@ -55,7 +55,7 @@ export function createServices(deps: ServiceDeps) {
     credits,
     providers,
     models,
-    invoke: createInvokeService({ models, providers, credits, workspaces }),
+    invoke: createInvokeService({ db: deps.db, models, providers, credits, workspaces }),
     chatbots,
     runs: createRunsService({ db: deps.db, runtime: deps.runtime, chatbots, workspaces, credits }),
     conversations,

@@ -15,8 +15,8 @@ export function titleFrom(text: string): string {
 
 /**
  * Stores a message and touches its conversation (preview, order, title from the first message) in one
- * statement. `alongside` is one more write that belongs with it (the inference log), so an answer costs
- * a single round trip. Whatever the content holds is stored: NUL and lone surrogates become U+FFFD.
+ * statement. `alongside` are more writes that belong with it, as named CTEs (the inference log and the
+ * charge, see `meterWriteCtes` of @atelier/metering), so an answer costs a single round trip. Whatever the content holds is stored: NUL and lone surrogates become U+FFFD.
  */
 export async function recordMessage(
   db: Db,
@@ -46,7 +46,7 @@ export async function recordMessage(
     .where(eq(conversations.id, conversationId));
   const [saved] = await queryRows<{ id: string }>(
     db,
-    sql`with saved as (${insert.getSQL()}), touched as (${touch.getSQL()})${alongside ? sql`, alongside as (${alongside.getSQL()})` : sql``} select id from saved`,
+    sql`with saved as (${insert.getSQL()}), touched as (${touch.getSQL()})${alongside ? sql`, ${alongside}` : sql``} select id from saved`,
   );
   return saved!.id;
 }

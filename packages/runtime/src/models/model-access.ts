@@ -1,7 +1,7 @@
 import { models, providers, type Db } from '@atelier/db';
 import { withUserinfo, type UrlPolicy } from '@atelier/net';
 import { createAdapters, type ProviderAdapters, type ProviderConfig } from '@atelier/providers';
-import type { ModelPricing, ProviderKind } from '@atelier/schemas';
+import type { ProviderKind } from '@atelier/schemas';
 import { and, eq } from 'drizzle-orm';
 import { RuntimeError } from '../errors';
 import type { SecretBox } from '../security/secret-box';
@@ -18,15 +18,8 @@ const ADAPTER_CACHE_SIZE = 256;
 /** The sealing context of a provider's base-URL credentials (its API key's is the bare id). */
 export const userinfoContext = (providerId: string) => `${providerId}:base_url`;
 
-export function pricingOf(row: ModelRow): ModelPricing {
-  return {
-    input_per_1k: row.inputPer1k,
-    output_per_1k: row.outputPer1k,
-    per_call: row.perCall,
-    per_image: row.perImage,
-    per_second: row.perSecond,
-  };
-}
+// Pricing is metering's (@atelier/metering); re-exported for the runtime's importers.
+export { pricingOf } from '@atelier/metering';
 
 /**
  * Reaching a workspace's models: the provider's config with its key decrypted, and its adapters.

@@ -2,28 +2,18 @@ import { guardedRequest, NetError, type UrlPolicy } from '@atelier/net';
 import type { Db } from '@atelier/db';
 import type { EngineServices } from '@atelier/engine';
 import {
-  countUsage,
-  creditsFor,
-  ProviderError,
-  type ChatResult,
-  type Consumption,
-  type ProviderAdapters,
-} from '@atelier/providers';
-import { chargeCredits } from '../credits/charge';
+  meteredCall,
+  meteredChat,
+  speechConsumption,
+  type MeteredAttempt,
+  type MeterScope,
+} from '@atelier/metering';
+import type { ProviderAdapters } from '@atelier/providers';
 import { RuntimeError } from '../errors';
-import { pricingOf, type ModelAccess, type ModelTarget } from '../models/model-access';
-import { logModelCall, type CallLog } from './model-call-log';
+import { type ModelAccess, type ModelTarget } from '../models/model-access';
 
 /** Who a run works for: every model it calls is theirs to pay for and must be in their workspace. */
-export interface RunScope {
-  organizationId: string;
-  workspaceId: string;
-  userId: string | null;
-  chatbotId: string | null;
-  chatbotName: string;
-  conversationId: string | null;
-  storeContent: boolean;
-}
+export type RunScope = MeterScope;
 
 const missing = (what: string, target: ModelTarget) =>
   new RuntimeError(
@@ -69,178 +59,153 @@ export function createEngineServices(deps: {
   };
   const adaptersOf = (t: ModelTarget) => models.adaptersFor(t.provider);
 
-  async function charge(t: ModelTarget, used: Consumption, what: string) {
-    const amount = creditsFor(pricingOf(t.model), used);
-    if (amount <= 0) return;
-    await chargeCredits(db, scope.organizationId, {
-      amount,
-      userId: scope.userId,
+  /** One metered call of a non-chat model type: one inference-log row and one charge, also on failure. */
+  const metered = <T>(
+    t: ModelTarget,
+    what: string,
+    prompt: string,
+    call: () => Promise<MeteredAttempt<T>>,
+  ): Promise<T> =>
+    meteredCall<T>({
+      db,
+      scope,
+      primary: t,
+      prompt,
+      userMessage: prompt,
+      streamed: false,
       description: `${what} with ${t.model.name} in ${scope.chatbotName}`,
-      metadata: { chatbot_id: scope.chatbotId, model_id: t.model.id },
-    });
-  }
+      metadata: { chatbot_id: scope.chatbotId },
+      call,
+    }).then((r) => r.value);
 
   return {
     async chat(request) {
       const primary = await target(request.modelId);
-      const started = performance.now();
-      let firstTokenMs: number | null = null;
-      let streamedText = '';
-      const attempt = async (t: ModelTarget): Promise<ChatResult> => {
-        const chat = need(adaptersOf(t), 'chat', 'chat', t);
-        const call = {
-          model: t.model.modelName,
+      need(adaptersOf(primary), 'chat', 'chat', primary);
+      const { value, fallback } = await meteredChat({
+        db,
+        scope,
+        primary,
+        // Looked up only when needed: a fallback deleted since the flow was saved must not stop a working model.
+        fallback: request.fallbackModelId ? () => target(request.fallbackModelId!).catch(() => null) : null,
+        request: {
           system: request.system,
           messages: request.messages,
           temperature: request.temperature,
           tools: request.tools,
-        };
-        if (!request.onToken) return chat.complete(call, { signal: request.signal });
-        let result: ChatResult | null = null;
-        for await (const event of chat.stream(call, { signal: request.signal })) {
-          if (event.type === 'text') {
-            firstTokenMs ??= performance.now() - started;
-            streamedText += event.text;
-            request.onToken(event.text);
-          } else result = event.result;
-        }
-        if (!result) throw new ProviderError('provider_error', 'The answer ended without its result.');
-        return result;
-      };
-      let used = primary;
-      const log: Omit<CallLog, 'error'> = {
-        scope,
-        target: primary,
-        system: request.system,
-        messages: request.messages,
-        started,
-        streamed: Boolean(request.onToken),
-      };
-      try {
-        let result: ChatResult;
-        try {
-          result = await attempt(primary);
-        } catch (error) {
-          // The fallback answers only if nothing reached the client yet: an answer is never spliced.
-          const retryable = error instanceof ProviderError && error.code !== 'cancelled';
-          if (!request.fallbackModelId || !retryable || streamedText) throw error;
-          // Looked up only now: a fallback deleted since the flow was saved must not stop a working model.
-          const fallback = await target(request.fallbackModelId).catch(() => null);
-          if (!fallback) throw error;
-          used = fallback;
-          result = await attempt(fallback);
-        }
-        await Promise.all([
-          charge(used, result.usage, 'Flow model call'),
-          logModelCall(db, { ...log, target: used, fallback: used !== primary, result, firstTokenMs }),
-        ]);
-        return {
-          text: result.text,
-          toolCalls: result.toolCalls,
-          usage: result.usage,
-          usedFallback: used !== primary,
-        };
-      } catch (error) {
-        const usage = await countUsage(
-          null,
-          { system: request.system, messages: request.messages },
-          streamedText,
-        );
-        await Promise.all([
-          charge(used, usage, 'Flow model call (failed)'),
-          logModelCall(db, {
-            ...log,
-            target: used,
-            fallback: used !== primary,
-            result: { text: streamedText, toolCalls: [], usage, finishReason: 'error' },
-            firstTokenMs,
-            error: error instanceof Error ? error.message : String(error),
-          }),
-        ]).catch(() => undefined);
-        throw error;
-      }
+        },
+        chatOf: (t) => need(adaptersOf(t), 'chat', 'chat', t),
+        signal: request.signal,
+        onToken: request.onToken,
+        description: (t) => `Flow model call with ${t.model.name} in ${scope.chatbotName}`,
+        metadata: { chatbot_id: scope.chatbotId },
+      });
+      return { text: value.text, toolCalls: value.toolCalls, usage: value.usage, usedFallback: fallback };
     },
 
     async image(request) {
       const t = await target(request.modelId);
-      const result = await need(adaptersOf(t), 'images', 'generate images', t).generate(
-        {
-          model: t.model.modelName,
-          prompt: request.prompt,
-          n: request.n,
-          size: request.size,
-          quality: request.quality,
-          style: request.style,
-        },
-        { signal: request.signal },
-      );
-      await charge(t, { images: result.images.length }, 'Image generation');
-      return { images: result.images };
+      const images = need(adaptersOf(t), 'images', 'generate images', t);
+      return metered(t, 'Image generation', request.prompt, async () => {
+        const result = await images.generate(
+          {
+            model: t.model.modelName,
+            prompt: request.prompt,
+            n: request.n,
+            size: request.size,
+            quality: request.quality,
+            style: request.style,
+          },
+          { signal: request.signal },
+        );
+        return {
+          value: { images: result.images },
+          used: { images: result.images.length },
+          response: `[${result.images.length} image(s)]`,
+        };
+      });
     },
 
     async speech(request) {
       const t = await target(request.modelId);
-      const result = await need(adaptersOf(t), 'textToSpeech', 'speak', t).speak(
-        {
-          model: t.model.modelName,
-          input: request.input,
-          voice: request.voice,
-          format: request.format,
-          speed: request.speed,
-        },
-        { signal: request.signal },
-      );
-      await charge(t, { calls: 1 }, 'Text to speech');
-      return { data: new Uint8Array(result.audio), mimeType: result.contentType };
+      const speaker = need(adaptersOf(t), 'textToSpeech', 'speak', t);
+      return metered(t, 'Text to speech', request.input, async () => {
+        const result = await speaker.speak(
+          {
+            model: t.model.modelName,
+            input: request.input,
+            voice: request.voice,
+            format: request.format,
+            speed: request.speed,
+          },
+          { signal: request.signal },
+        );
+        return {
+          value: { data: new Uint8Array(result.audio), mimeType: result.contentType },
+          used: speechConsumption(request.input),
+          response: `[audio ${result.contentType}]`,
+        };
+      });
     },
 
     async transcribe(request) {
       const t = await target(request.modelId);
-      const result = await need(adaptersOf(t), 'speechToText', 'transcribe audio', t).transcribe(
-        {
-          model: t.model.modelName,
-          audio: Buffer.from(request.audio.data),
-          filename: request.audio.name,
-          language: request.language,
-          temperature: request.temperature,
-        },
-        { signal: request.signal },
-      );
-      await charge(t, { calls: 1 }, 'Speech to text');
-      return { text: result.text };
+      const listener = need(adaptersOf(t), 'speechToText', 'transcribe audio', t);
+      return metered(t, 'Speech to text', `[audio ${request.audio.name}]`, async () => {
+        const result = await listener.transcribe(
+          {
+            model: t.model.modelName,
+            audio: Buffer.from(request.audio.data),
+            filename: request.audio.name,
+            language: request.language,
+            temperature: request.temperature,
+          },
+          { signal: request.signal },
+        );
+        return { value: { text: result.text }, used: { calls: 1 }, response: result.text };
+      });
     },
 
     async ocr(request) {
       const t = await target(request.modelId);
-      const result = await need(adaptersOf(t), 'ocr', 'read documents', t).read(
-        t.model.modelName,
-        request.document,
-        {
-          signal: request.signal,
-        },
-      );
-      await charge(t, result.usage, 'OCR');
-      return { text: result.text };
+      const reader = need(adaptersOf(t), 'ocr', 'read documents', t);
+      return metered(t, 'OCR', '[document]', async () => {
+        const result = await reader.read(t.model.modelName, request.document, { signal: request.signal });
+        return { value: { text: result.text }, used: result.usage, response: result.text };
+      });
     },
 
     async video(request) {
       const t = await target(request.modelId);
-      const result = await need(adaptersOf(t), 'video', 'make videos', t).generate(
-        { model: t.model.modelName, prompt: request.prompt, seconds: request.seconds, size: request.size },
-        { signal: request.signal },
-      );
-      await charge(t, { seconds: request.seconds }, 'Video generation');
-      return { data: new Uint8Array(result.video), mimeType: result.contentType };
+      const maker = need(adaptersOf(t), 'video', 'make videos', t);
+      return metered(t, 'Video generation', request.prompt, async () => {
+        const result = await maker.generate(
+          { model: t.model.modelName, prompt: request.prompt, seconds: request.seconds, size: request.size },
+          { signal: request.signal },
+        );
+        return {
+          value: { data: new Uint8Array(result.video), mimeType: result.contentType },
+          used: { seconds: request.seconds },
+          response: `[video ${result.contentType}]`,
+        };
+      });
     },
 
     async rerank(request) {
       const t = await target(request.modelId);
-      const result = await need(adaptersOf(t), 'rerank', 'rerank', t).rerank(
-        { model: t.model.modelName, query: request.query, documents: request.documents, topK: request.topK },
-        { signal: request.signal },
-      );
-      await charge(t, { calls: 1 }, 'Rerank');
-      return result;
+      const ranker = need(adaptersOf(t), 'rerank', 'rerank', t);
+      return metered(t, 'Rerank', request.query, async () => {
+        const result = await ranker.rerank(
+          {
+            model: t.model.modelName,
+            query: request.query,
+            documents: request.documents,
+            topK: request.topK,
+          },
+          { signal: request.signal },
+        );
+        return { value: result, used: { calls: 1 }, response: `[${result.results.length} result(s)]` };
+      });
     },
 
     async http(request) {

@@ -1,30 +1,13 @@
-import {
-  chatbots,
-  conversations,
-  inferenceLogs,
-  models,
-  providers,
-  type Db,
-  type StoredPart,
-} from '@atelier/db';
+import { chatbots, conversations, models, providers, type Db, type StoredPart } from '@atelier/db';
 import { alias } from 'drizzle-orm/pg-core';
-import {
-  countUsage,
-  creditsFor,
-  ProviderError,
-  type ChatMessage,
-  type ChatRequest,
-  type ContentPart,
-  type Usage,
-} from '@atelier/providers';
-import { storableText } from '@atelier/runtime';
+import { creditsLeftSql, meteredChat, meterWriteCtes, writeMetered } from '@atelier/metering';
+import { ProviderError, type ChatMessage, type ChatRequest, type ContentPart } from '@atelier/providers';
 import type { SimpleMessageBody, SimpleStreamEvent } from '@atelier/schemas';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import type { ChatbotRow } from '../chatbots/chatbot-view';
-import { creditsLeftSql, insufficientCredits, type CreditsService } from '../credits/credits-service';
+import { insufficientCredits, type CreditsService } from '../credits/credits-service';
 import { AppError } from '../errors';
-import { pricingOf } from '../providers/models-service';
 import type { ProvidersService } from '../providers/providers-service';
 import { assertChattable, type ConversationsService } from './conversations-service';
 import { systemPrompt, type KnowledgeRetriever } from './knowledge-seam';
@@ -32,7 +15,6 @@ import { systemPrompt, type KnowledgeRetriever } from './knowledge-seam';
 type Target = { model: typeof models.$inferSelect; provider: typeof providers.$inferSelect };
 const IMAGE_URL = /^(data:image\/(jpeg|png|gif|webp);base64,|https?:\/\/)/;
 
-const words = (text: string) => (text.match(/\S+/g) ?? []).length;
 const textOf = (content: string | ContentPart[]) =>
   typeof content === 'string'
     ? content
@@ -166,7 +148,6 @@ export function createSimpleChat(deps: SimpleChatDeps) {
       signal: AbortSignal,
     ): Promise<void> {
       const { principal, conversation, bot, primary, fallback, messages, last } = prepared;
-      const started = performance.now();
       const userContent: StoredPart[] =
         typeof last.content === 'string'
           ? [{ type: 'text', text: last.content }]
@@ -186,109 +167,83 @@ export function createSimpleChat(deps: SimpleChatDeps) {
       };
       send({ type: 'start', conversation_id: conversation.id, message_id: '' });
 
+      const cancelledBy = (error: unknown) =>
+        (error instanceof ProviderError && error.code === 'cancelled') || signal.aborted;
+      const failureOf = (error: unknown) =>
+        error instanceof ProviderError
+          ? error
+          : new ProviderError(
+              'provider_error',
+              `An error occurred during inference: ${(error as Error).message}`,
+            );
       let text = '';
-      let firstTokenMs: number | null = null;
-      let usage: Usage | null = null;
-      let used: Target = primary;
-      let failure: ProviderError | null = null;
-      const attempt = async (t: Target) => {
-        used = t;
-        const chat = deps.providers.adaptersFor(t.provider).chat;
-        if (!chat) throw new ProviderError('unsupported', 'This provider cannot chat.');
-        for await (const event of chat.stream({ ...request, model: t.model.modelName }, { signal })) {
-          if (event.type === 'text') {
-            firstTokenMs ??= performance.now() - started;
-            text += event.text;
-            send({ type: 'text', text: event.text });
-          } else usage = event.result.usage;
-        }
-      };
-      try {
-        try {
-          await attempt(primary);
-        } catch (error) {
-          // The fallback takes over only if nothing was streamed yet: an answer is never spliced.
-          const retryable = error instanceof ProviderError && error.code !== 'cancelled' && text === '';
-          if (!fallback || !retryable) throw error;
-          await attempt(fallback);
-        }
-      } catch (error) {
-        failure =
-          error instanceof ProviderError
-            ? error
-            : new ProviderError(
-                'provider_error',
-                `An error occurred during inference: ${(error as Error).message}`,
-              );
-      }
-
-      const fallbackUsed = used !== primary;
-      const cancelled = failure?.code === 'cancelled' || signal.aborted;
-      const errorMessage = cancelled ? 'The client left before the answer ended.' : (failure?.detail ?? '');
-      if (failure && !cancelled) {
-        send({
-          type: 'inference_error',
-          message: failure.detail,
-          code: failure.code,
-          status: failure.code === 'timeout' ? 504 : failure.status,
-        });
-      } else if (!failure) {
-        send({ type: 'end', fallback: fallbackUsed });
-      }
-      const answer: StoredPart[] = [
-        { type: 'text', text: failure && !text ? `Error: ${errorMessage}` : text },
-      ];
-      // Usage: the provider's figures, or counted from what was produced (a call cut short still cost).
-      const finalUsage = usage ?? (await countUsage(null, request, text));
-      const credits = creditsFor(pricingOf(used.model), finalUsage);
-      const completePrompt = [
-        `system: ${request.system ?? ''}`,
-        ...messages.map((m) => `${m.role}: ${textOf(m.content as string)}`),
-      ].join('\n');
-      const keep = bot.storeConversations;
-      const log = db.insert(inferenceLogs).values({
-        organizationId: principal.organizationId,
-        workspaceId: bot.workspaceId,
-        chatbotId: bot.id,
-        chatbotName: bot.name,
-        conversationId: conversation.id,
-        userId: principal.userId,
-        modelId: used.model.id,
-        modelName: used.model.name,
-        providerModelName: used.model.modelName,
-        providerType: used.provider.kind,
-        // The model's answer (and anything quoted back) may hold what Postgres text cannot (NUL).
-        completePrompt: keep ? storableText(completePrompt) : '',
-        userMessage: keep ? storableText(textOf(last.content)) : '',
-        response: keep ? storableText(text) : '',
-        requestWords: words(completePrompt),
-        responseWords: words(text),
-        inputTokens: finalUsage.inputTokens,
-        outputTokens: finalUsage.outputTokens,
-        firstTokenMs: firstTokenMs === null ? null : Math.round(firstTokenMs),
-        totalMs: Math.round(performance.now() - started),
-        streamed: true,
-        fallback: fallbackUsed,
-        error: Boolean(failure),
-        errorMessage: storableText(errorMessage),
-        status: failure ? 'error' : 'success',
-        credits,
+      let modelFailed = false;
+      await meteredChat({
+        db,
+        scope: {
+          organizationId: principal.organizationId,
+          workspaceId: bot.workspaceId,
+          userId: principal.userId,
+          chatbotId: bot.id,
+          chatbotName: bot.name,
+          conversationId: conversation.id,
+          storeContent: bot.storeConversations,
+        },
+        primary,
+        fallback,
+        request,
+        chatOf: (t) => {
+          const chat = deps.providers.adaptersFor(t.provider).chat;
+          if (!chat) throw new ProviderError('unsupported', 'This provider cannot chat.');
+          return chat;
+        },
+        signal,
+        onToken: (delta) => {
+          text += delta;
+          send({ type: 'text', text: delta });
+        },
+        description: `Chat with ${bot.name}`,
+        metadata: { chatbot_id: bot.id },
+        describeError: (error) =>
+          cancelledBy(error) ? 'The client left before the answer ended.' : failureOf(error).detail,
+        // The answer, its conversation's order, the log row and the charge (with a due monthly renewal):
+        // one statement, after the question's (recordMessage makes the content storable).
+        write: async (write, outcome) => {
+          modelFailed = outcome.error !== null;
+          const failure = modelFailed ? failureOf(outcome.error) : null;
+          const cancelled = outcome.error !== null && cancelledBy(outcome.error);
+          if (failure && !cancelled) {
+            send({
+              type: 'inference_error',
+              message: failure.detail,
+              code: failure.code,
+              status: failure.code === 'timeout' ? 504 : failure.status,
+            });
+          } else if (!failure) {
+            send({ type: 'end', fallback: outcome.fallback });
+          }
+          const answer: StoredPart[] = [
+            { type: 'text', text: failure && !text ? `Error: ${write.row.errorMessage}` : text },
+          ];
+          try {
+            await savingUser;
+            await deps.conversations.record(
+              conversation,
+              'assistant',
+              answer,
+              Boolean(failure),
+              meterWriteCtes(db, write),
+            );
+          } catch (error) {
+            // The call is logged and charged even when its answer cannot be stored.
+            await writeMetered(db, write);
+            throw error;
+          }
+        },
+      }).catch((error: unknown) => {
+        // A failed answer has been told to the client and recorded: it ends the stream, not the request.
+        if (!modelFailed) throw error;
       });
-      // The answer, its conversation's order and the log row: one statement, after the question's
-      // (recordMessage makes the content storable). The call is charged even if that write fails.
-      try {
-        await savingUser;
-        await deps.conversations.record(conversation, 'assistant', answer, Boolean(failure), log);
-      } finally {
-        if (credits > 0) {
-          await deps.credits.charge(principal.organizationId, {
-            amount: credits,
-            userId: principal.userId,
-            description: `Chat with ${bot.name}`,
-            metadata: { chatbot_id: bot.id, model_id: used.model.id },
-          });
-        }
-      }
     },
   };
 }

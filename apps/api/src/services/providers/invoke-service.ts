@@ -1,19 +1,21 @@
-import type { models, providers } from '@atelier/db';
-import { creditsFor, withFallback, type Consumption, type ProviderAdapters } from '@atelier/providers';
+import type { Db, models, providers } from '@atelier/db';
+import {
+  meteredCall,
+  meteredChat,
+  speechConsumption,
+  type MeteredAttempt,
+  type MeteredResult,
+} from '@atelier/metering';
+import type { ChatMessage, ProviderAdapters } from '@atelier/providers';
 import type { InvokeModelAnswer, InvokeModelBody, ModelType } from '@atelier/schemas';
 import type { Principal } from '../auth/principal';
 import type { CreditsService } from '../credits/credits-service';
 import { AppError } from '../errors';
-import { pricingOf, type ModelsService } from './models-service';
+import type { ModelsService } from './models-service';
 import type { WorkspacesService } from '../workspaces/workspaces-service';
 import type { ProvidersService } from './providers-service';
 
 type Target = { model: typeof models.$inferSelect; provider: typeof providers.$inferSelect };
-interface Outcome {
-  output: unknown;
-  used: Consumption;
-  firstTokenMs: number | null;
-}
 
 const need = <T>(value: T | undefined, field: string, type: string): T => {
   if (value === undefined) throw new AppError(422, 'missing_input', `A ${type} model needs "${field}".`);
@@ -31,144 +33,169 @@ function decodeAudio(value: string): Buffer {
   return Buffer.from(data ? data[1]! : value, 'base64');
 }
 
-/** Runs one call of a model's type on its provider's adapter, measuring what it consumed. */
-async function run(
+/** The adapter of each model type. */
+const ADAPTER: Record<ModelType, keyof ProviderAdapters> = {
+  llm: 'chat',
+  'llm-multimodal': 'chat',
+  'text-embeddings': 'embeddings',
+  'text-to-image': 'images',
+  'text-to-speech': 'textToSpeech',
+  'speech-to-text': 'speechToText',
+  ocr: 'ocr',
+  rerank: 'rerank',
+  'text-to-video': 'video',
+};
+
+type Run = (
   adapters: ProviderAdapters,
-  type: ModelType,
   name: string,
-  body: InvokeModelBody,
   signal: AbortSignal,
-): Promise<Outcome> {
-  const started = performance.now();
+) => Promise<MeteredAttempt<unknown>>;
+
+/**
+ * One call of a model type other than chat, its input checked before anything runs: what the inference
+ * log shows of the request, and the call measuring what it consumed.
+ */
+function prepare(
+  type: Exclude<ModelType, 'llm' | 'llm-multimodal'>,
+  body: InvokeModelBody,
+): { prompt: string; run: Run } {
   switch (type) {
-    case 'llm':
-    case 'llm-multimodal': {
-      const chat = must(adapters.chat, type);
-      const messages = need(body.messages, 'messages', type).map((m, i, all) =>
-        m.role === 'user' && i === all.length - 1 && body.images?.length
-          ? {
-              role: 'user' as const,
-              content: [
-                { type: 'text' as const, text: m.content },
-                ...body.images.map((url) => ({ type: 'image' as const, url })),
-              ],
-            }
-          : m,
-      );
-      let firstTokenMs: number | null = null;
-      for await (const event of chat.stream(
-        {
-          model: name,
-          messages,
-          system: body.system,
-          temperature: body.temperature,
-          maxTokens: body.max_tokens,
-        },
-        { signal },
-      )) {
-        if (event.type === 'text' && firstTokenMs === null) firstTokenMs = performance.now() - started;
-        if (event.type === 'done') {
-          const { text, usage, finishReason } = event.result;
-          return { output: { text, finish_reason: finishReason }, used: usage, firstTokenMs };
-        }
-      }
-      throw new AppError(502, 'provider_error', 'The provider ended the answer without finishing it.');
-    }
     case 'text-embeddings': {
       const input = need(body.input, 'input', type);
-      const result = await must(adapters.embeddings, type).embed(
-        name,
-        Array.isArray(input) ? input : [input],
-        { signal },
-      );
+      const inputs = Array.isArray(input) ? input : [input];
       return {
-        output: { embeddings: result.vectors, dimensions: result.vectors[0]?.length ?? 0 },
-        used: result.usage,
-        firstTokenMs: null,
+        prompt: inputs.join('\n'),
+        run: async (adapters, name, signal) => {
+          const result = await must(adapters.embeddings, type).embed(name, inputs, { signal });
+          return {
+            value: { embeddings: result.vectors, dimensions: result.vectors[0]?.length ?? 0 },
+            used: result.usage,
+            response: `[${result.vectors.length} vector(s)]`,
+          };
+        },
       };
     }
     case 'text-to-image': {
-      const result = await must(adapters.images, type).generate(
-        {
-          model: name,
-          prompt: need(body.prompt, 'prompt', type),
-          n: body.n,
-          size: body.size,
-          quality: body.quality,
-          style: body.style,
-        },
-        { signal },
-      );
+      const prompt = need(body.prompt, 'prompt', type);
       return {
-        output: { images: result.images },
-        used: { images: result.images.length },
-        firstTokenMs: null,
+        prompt,
+        run: async (adapters, name, signal) => {
+          const result = await must(adapters.images, type).generate(
+            { model: name, prompt, n: body.n, size: body.size, quality: body.quality, style: body.style },
+            { signal },
+          );
+          return {
+            value: { images: result.images },
+            used: { images: result.images.length },
+            response: `[${result.images.length} image(s)]`,
+          };
+        },
       };
     }
     case 'text-to-speech': {
       const input = need(body.input, 'input', type);
       const text = Array.isArray(input) ? input.join('\n') : input;
-      const result = await must(adapters.textToSpeech, type).speak(
-        { model: name, input: text, voice: body.voice, format: body.response_format, speed: body.speed },
-        { signal },
-      );
-      // Speech is priced by its text: about four characters to a token.
-      const output = {
-        audio: `data:${result.contentType};base64,${result.audio.toString('base64')}`,
-        content_type: result.contentType,
+      return {
+        prompt: text,
+        run: async (adapters, name, signal) => {
+          const result = await must(adapters.textToSpeech, type).speak(
+            { model: name, input: text, voice: body.voice, format: body.response_format, speed: body.speed },
+            { signal },
+          );
+          const value = {
+            audio: `data:${result.contentType};base64,${result.audio.toString('base64')}`,
+            content_type: result.contentType,
+          };
+          return { value, used: speechConsumption(text), response: `[audio ${result.contentType}]` };
+        },
       };
-      return { output, used: { inputTokens: Math.ceil(text.length / 4) }, firstTokenMs: null };
     }
     case 'speech-to-text': {
       const audio = decodeAudio(need(body.audio, 'audio', type));
-      const result = await must(adapters.speechToText, type).transcribe(
-        {
-          model: name,
-          audio,
-          filename: body.filename ?? 'audio.mp3',
-          language: body.language,
-          temperature: body.temperature,
+      const filename = body.filename ?? 'audio.mp3';
+      return {
+        prompt: `[audio ${filename}]`,
+        run: async (adapters, name, signal) => {
+          const result = await must(adapters.speechToText, type).transcribe(
+            { model: name, audio, filename, language: body.language, temperature: body.temperature },
+            { signal },
+          );
+          return { value: { text: result.text }, used: { calls: 1 }, response: result.text };
         },
-        { signal },
-      );
-      return { output: { text: result.text }, used: {}, firstTokenMs: null };
+      };
     }
     case 'ocr': {
-      const result = await must(adapters.ocr, type).read(name, need(body.image, 'image', type), { signal });
-      return { output: { text: result.text }, used: result.usage, firstTokenMs: null };
+      const image = need(body.image, 'image', type);
+      return {
+        prompt: '[document]',
+        run: async (adapters, name, signal) => {
+          const result = await must(adapters.ocr, type).read(name, image, { signal });
+          return { value: { text: result.text }, used: result.usage, response: result.text };
+        },
+      };
     }
     case 'rerank': {
       const documents = need(body.documents, 'documents', type);
-      const result = await must(adapters.rerank, type).rerank(
-        { model: name, query: need(body.query, 'query', type), documents, topK: body.top_k },
-        { signal },
-      );
+      const query = need(body.query, 'query', type);
       return {
-        output: { results: result.results.map((r) => ({ ...r, document: documents[r.index] })) },
-        used: {},
-        firstTokenMs: null,
+        prompt: query,
+        run: async (adapters, name, signal) => {
+          const result = await must(adapters.rerank, type).rerank(
+            { model: name, query, documents, topK: body.top_k },
+            { signal },
+          );
+          return {
+            value: { results: result.results.map((r) => ({ ...r, document: documents[r.index] })) },
+            used: { calls: 1 },
+            response: `[${result.results.length} result(s)]`,
+          };
+        },
       };
     }
     case 'text-to-video': {
       const seconds = body.seconds ?? 4;
-      const result = await must(adapters.video, type).generate(
-        { model: name, prompt: need(body.prompt, 'prompt', type), seconds, size: body.size },
-        { signal },
-      );
-      const output = {
-        id: result.id,
-        video: `data:${result.contentType};base64,${result.video.toString('base64')}`,
+      const prompt = need(body.prompt, 'prompt', type);
+      return {
+        prompt,
+        run: async (adapters, name, signal) => {
+          const result = await must(adapters.video, type).generate(
+            { model: name, prompt, seconds, size: body.size },
+            { signal },
+          );
+          const value = {
+            id: result.id,
+            video: `data:${result.contentType};base64,${result.video.toString('base64')}`,
+          };
+          return { value, used: { seconds }, response: `[video ${result.contentType}]` };
+        },
       };
-      return { output, used: { seconds }, firstTokenMs: null };
     }
   }
 }
 
+/** The chat messages of an invoke, images joined to the last user message. */
+function chatMessages(type: ModelType, body: InvokeModelBody): ChatMessage[] {
+  return need(body.messages, 'messages', type).map((m, i, all) =>
+    m.role === 'user' && i === all.length - 1 && body.images?.length
+      ? {
+          role: 'user' as const,
+          content: [
+            { type: 'text' as const, text: m.content },
+            ...body.images.map((url) => ({ type: 'image' as const, url })),
+          ],
+        }
+      : m,
+  );
+}
+
 /**
- * One metered model call: refused with 402 before it starts when no credits are left, retried on the
- * fallback model when the model fails, charged to the organization when it succeeds.
+ * One model call, metered by @atelier/metering: refused with 402 before it starts when no credits are
+ * left, retried on the fallback model when the model fails, logged (chatbot null) and charged whether it
+ * succeeds or fails (a failed call is charged what it consumed, usually nothing).
  */
 export function createInvokeService(deps: {
+  db: Db;
   models: ModelsService;
   providers: ProvidersService;
   credits: CreditsService;
@@ -194,39 +221,66 @@ export function createInvokeService(deps: {
         );
       }
       await deps.credits.ensureAvailable(principal.organizationId);
-      const started = performance.now();
-      const attempt = (target: Target) => () =>
-        run(
-          deps.providers.adaptersFor(target.provider),
-          target.model.modelType as ModelType,
-          target.model.modelName,
-          body,
+      const type = primary.model.modelType as ModelType;
+      const adaptersOf = (t: Target) => deps.providers.adaptersFor(t.provider);
+      must(adaptersOf(primary)[ADAPTER[type]], type);
+      // Invoke works for no chatbot and no conversation: its log row has neither.
+      const common = {
+        db: deps.db,
+        scope: {
+          organizationId: principal.organizationId,
+          workspaceId: primary.model.workspaceId,
+          userId: principal.userId,
+          chatbotId: null,
+          chatbotName: '',
+          conversationId: null,
+          storeContent: true,
+        },
+        primary,
+        fallback: backup ?? null,
+        description: (t: Target) => `${t.model.modelType} call to ${t.model.name}`,
+      };
+      let metered: MeteredResult<unknown>;
+      if (type === 'llm' || type === 'llm-multimodal') {
+        const chat = await meteredChat({
+          ...common,
+          request: {
+            messages: chatMessages(type, body),
+            system: body.system,
+            temperature: body.temperature,
+            maxTokens: body.max_tokens,
+          },
+          chatOf: (t) => must(adaptersOf(t).chat, type),
           signal,
-        ).then((outcome) => ({ outcome, target }));
-      const { value, fallback } = await withFallback(attempt(primary), backup ? attempt(backup) : undefined);
-      const { outcome, target } = value;
-      const credits = creditsFor(pricingOf(target.model), outcome.used);
-      await deps.credits.charge(principal.organizationId, {
-        amount: credits,
-        userId: principal.userId,
-        description: `${target.model.modelType} call to ${target.model.name}`,
-        metadata: { model_id: target.model.id, fallback, ...outcome.used },
-      });
+          stream: true,
+        });
+        metered = { ...chat, value: { text: chat.value.text, finish_reason: chat.value.finishReason } };
+      } else {
+        const call = prepare(type, body);
+        metered = await meteredCall({
+          ...common,
+          prompt: call.prompt,
+          userMessage: call.prompt,
+          streamed: false,
+          call: (t) => call.run(adaptersOf(t), t.model.modelName, signal),
+        });
+      }
+      const { target, fallback, used, credits } = metered;
       return {
         model_id: target.model.id,
         model_type: target.model.modelType as ModelType,
         fallback,
-        output: outcome.output,
+        output: metered.value,
         usage: {
-          input_tokens: outcome.used.inputTokens ?? 0,
-          output_tokens: outcome.used.outputTokens ?? 0,
-          images: outcome.used.images ?? 0,
-          seconds: outcome.used.seconds ?? 0,
+          input_tokens: used.inputTokens ?? 0,
+          output_tokens: used.outputTokens ?? 0,
+          images: used.images ?? 0,
+          seconds: used.seconds ?? 0,
         },
         credits,
         timings: {
-          first_token_ms: outcome.firstTokenMs === null ? null : Math.round(outcome.firstTokenMs),
-          total_ms: Math.round(performance.now() - started),
+          first_token_ms: metered.firstTokenMs === null ? null : Math.round(metered.firstTokenMs),
+          total_ms: Math.round(metered.totalMs),
         },
       };
     },

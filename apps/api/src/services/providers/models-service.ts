@@ -1,7 +1,7 @@
 import { models, providers, type Db } from '@atelier/db';
 import type { CreateModelBody, Model, ModelPricing, ModelType, ModelWithProvider } from '@atelier/schemas';
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { pricingOf } from '@atelier/runtime';
+import { pricingOf } from '@atelier/metering';
 import type { Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
 import type { WorkspacesService } from '../workspaces/workspaces-service';

@@ -1,0 +1,5 @@
+export * from './errors';
+export * from './credits';
+export * from './pricing';
+export * from './inference-log';
+export * from './metered-call';
