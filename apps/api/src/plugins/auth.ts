@@ -109,7 +109,7 @@ export default fp(
           'This session was ended by a logout or a password change. Please log in again.',
         );
       }
-      const role = user.role as AppRoleId;
+      const role = user.role;
       if (!access.roles.includes(role)) {
         throw new AppError(
           403,

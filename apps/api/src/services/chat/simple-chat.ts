@@ -1,12 +1,4 @@
-import {
-  chatbots,
-  conversations,
-  inferenceLogs,
-  models,
-  providers,
-  type Db,
-  type StoredPart,
-} from '@atelier/db';
+import { chatbots, conversations, inferenceLogs, models, providers, type Db } from '@atelier/db';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   countUsage,
@@ -18,7 +10,7 @@ import {
   type Usage,
 } from '@atelier/providers';
 import { storableText } from '@atelier/runtime';
-import type { SimpleMessageBody, SimpleStreamEvent } from '@atelier/schemas';
+import type { MessagePart, SimpleMessageBody, SimpleStreamEvent } from '@atelier/schemas';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import type { ChatbotRow } from '../chatbots/chatbot-view';
@@ -167,10 +159,8 @@ export function createSimpleChat(deps: SimpleChatDeps) {
     ): Promise<void> {
       const { principal, conversation, bot, primary, fallback, messages, last } = prepared;
       const started = performance.now();
-      const userContent: StoredPart[] =
-        typeof last.content === 'string'
-          ? [{ type: 'text', text: last.content }]
-          : (last.content as StoredPart[]);
+      const userContent: MessagePart[] =
+        typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
       // Stored while the model answers: the first token does not wait for the write.
       const savingUser = deps.conversations.record(conversation, 'user', userContent);
       savingUser.catch(() => undefined); // awaited below; this only keeps the rejection from counting as unhandled
@@ -235,7 +225,7 @@ export function createSimpleChat(deps: SimpleChatDeps) {
       } else if (!failure) {
         send({ type: 'end', fallback: fallbackUsed });
       }
-      const answer: StoredPart[] = [
+      const answer: MessagePart[] = [
         { type: 'text', text: failure && !text ? `Error: ${errorMessage}` : text },
       ];
       // Usage: the provider's figures, or counted from what was produced (a call cut short still cost).

@@ -198,7 +198,7 @@ export function createInvokeService(deps: {
       const attempt = (target: Target) => () =>
         run(
           deps.providers.adaptersFor(target.provider),
-          target.model.modelType as ModelType,
+          target.model.modelType,
           target.model.modelName,
           body,
           signal,
@@ -214,7 +214,7 @@ export function createInvokeService(deps: {
       });
       return {
         model_id: target.model.id,
-        model_type: target.model.modelType as ModelType,
+        model_type: target.model.modelType,
         fallback,
         output: outcome.output,
         usage: {

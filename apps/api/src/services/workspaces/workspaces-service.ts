@@ -7,11 +7,11 @@ import { toUser } from '../users/user-view';
 
 type WorkspaceRow = typeof workspaces.$inferSelect;
 
-function toWorkspace(row: WorkspaceRow, role: string | null): Workspace {
+function toWorkspace(row: WorkspaceRow, role: WorkspaceRoleId | null): Workspace {
   return {
     id: row.id,
     name: row.name,
-    workspace_role_id: role as WorkspaceRoleId | null,
+    workspace_role_id: role,
     created_at: row.createdAt.toISOString(),
   };
 }
