@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { uuid } from './common';
-import { flowChatbotTypes, nodeRunStatuses, runStatuses, runTriggers } from './constants';
+import { flowChatbotTypes, finishedNodeStatuses, runStatuses, runTriggers } from './constants';
 
 export const runStatus = z.enum(runStatuses);
 
@@ -57,7 +57,7 @@ export const runNodeExecution = z.object({
   node_id: z.string(),
   node_type: z.string(),
   iteration_index: z.number().int().nullable(),
-  status: z.enum(nodeRunStatuses),
+  status: z.enum(finishedNodeStatuses),
   error: z.string().nullable(),
   duration_seconds: z.number(),
   /** The fields as resolved for this execution (an object, or the input node's list of fields). */

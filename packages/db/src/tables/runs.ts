@@ -1,5 +1,5 @@
 import type { FlowConfiguration } from '@atelier/schemas';
-import { flowChatbotTypes, nodeRunStatuses, runStatuses, runTriggers } from '@atelier/schemas/constants';
+import { flowChatbotTypes, finishedNodeStatuses, runStatuses, runTriggers } from '@atelier/schemas/constants';
 import { doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { chatbots } from './chatbots';
 import { conversations } from './conversations';
@@ -60,7 +60,7 @@ export const nodeExecutions = pgTable(
     nodeType: text('node_type').notNull(),
     /** For nodes inside an iteration: which item. */
     iterationIndex: integer('iteration_index'),
-    status: text('status', { enum: nodeRunStatuses }).notNull(),
+    status: text('status', { enum: finishedNodeStatuses }).notNull(),
     error: text('error'),
     durationSeconds: doublePrecision('duration_seconds').notNull().default(0),
     parameters: jsonb('parameters').$type<unknown>().notNull().default({}),
