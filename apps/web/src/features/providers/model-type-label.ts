@@ -1,20 +1,7 @@
-import type { ModelType } from '@atelier/schemas';
+import { modelTypes, type ModelType } from '@atelier/schemas/constants';
 
-/**
- * The model types in the order the selects show them. Kept here rather than imported from the schemas
- * package so that this chunk does not carry zod; a unit test checks it against the contract.
- */
-export const MODEL_TYPES = [
-  'llm',
-  'llm-multimodal',
-  'ocr',
-  'text-to-image',
-  'text-to-video',
-  'speech-to-text',
-  'text-to-speech',
-  'text-embeddings',
-  'rerank',
-] as const satisfies readonly ModelType[];
+/** The model types in the order the selects show them. */
+export const MODEL_TYPES = modelTypes;
 
 /** The translation key of a model type's label (providers.modelTypes.*). */
 export const modelTypeKey = (type: ModelType) => `providers.modelTypes.${type}` as const;
