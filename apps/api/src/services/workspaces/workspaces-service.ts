@@ -1,6 +1,6 @@
-import { users, userWorkspaceRoles, workspaces, type Db } from '@atelier/db';
-import type { AppRoleId, Workspace, WorkspaceRoleId } from '@atelier/schemas';
-import { and, asc, eq } from 'drizzle-orm';
+import { users, userWorkspaceRoles, workspaceRoles, workspaces, type Db } from '@atelier/db';
+import type { AppRoleId, Role, Workspace, WorkspaceRoleId } from '@atelier/schemas';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import { conflict, forbidden, notFound } from '../errors';
 import { toUser } from '../users/user-view';
@@ -88,6 +88,12 @@ export function createWorkspacesService(deps: { db: Db }) {
   return {
     visible,
     assertCanBuild,
+
+    /** The workspace roles (reference data), highest rank first. */
+    async roles(): Promise<Role[]> {
+      const rows = await db.select().from(workspaceRoles).orderBy(desc(workspaceRoles.rank));
+      return rows.map(({ id, name, description }) => ({ id, name, description }));
+    },
 
     async list(principal: Principal): Promise<Workspace[]> {
       const linked = and(
