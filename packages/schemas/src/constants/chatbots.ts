@@ -1,7 +1,4 @@
-/** Languages, chatbots, runs and messages. */
-
-export const languages = ['en', 'fr'] as const;
-export type Language = (typeof languages)[number];
+/** Chatbots, runs and messages. */
 
 export const chatbotTypes = ['simple', 'chatflow', 'workflow'] as const;
 export type ChatbotType = (typeof chatbotTypes)[number];

@@ -6,6 +6,7 @@
  * (the web app's first chunk takes the roles only).
  */
 export * from './roles';
+export * from './languages';
 export * from './chatbots';
 export * from './models';
 export * from './chat';
