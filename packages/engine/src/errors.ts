@@ -51,3 +51,15 @@ export const isRetryable = (error: unknown): boolean =>
 
 export const errorMessage = (error: unknown): string =>
   error instanceof Error ? error.message : typeof error === 'string' ? error : 'Unknown error';
+
+/** A failure that stops the scope it happened in (a node that does not continue on error). */
+export class NodeFailure extends Error {
+  constructor(
+    readonly nodeId: string,
+    readonly label: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'NodeFailure';
+  }
+}

@@ -1,11 +1,11 @@
 import type { FlowConfig, FlowRunEvent, NodeExecution } from '@atelier/schemas';
-import { RunError, type RunErrorCode } from './errors';
+import { NodeFailure, RunError, type RunErrorCode } from './errors';
 import { finalOutputText } from './final-output';
 import { buildGraph } from './graph';
 import { NODE_REGISTRY } from './nodes';
 import { planFlow, type ScopePlan } from './plan';
 import { abortableSleep, asRunError, RunState, type Sleep } from './run-state';
-import { NodeFailure, ScopeRun } from './scope-run';
+import { ScopeRun } from './scope-run';
 import type { EngineServices } from './services';
 import { DEFAULT_LIMITS, type NodeOutputs, type NodeRegistry, type RunLimits } from './types';
 import { type FlowProblem, validateGraph } from './validate';

@@ -1,7 +1,7 @@
 import type { FlowNode } from '@atelier/schemas';
 import { prepareFields } from './prepare-fields';
 import type { PlannedNode } from './plan';
-import { ScopeRun } from './scope-run';
+import type { ScopeRun } from './scope-run';
 import type { EngineServices } from './services';
 import type { AgentTool, ChildRunResult, NodeContext } from './types';
 
@@ -48,12 +48,10 @@ export class NodeContextImpl<F> implements NodeContext<F> {
     if (!plan) throw new Error(`${this.planned.node.type} nodes hold no children.`);
     // Its own switch, so that a failing child stops its siblings of the same item only.
     const controller = new AbortController();
-    const child = new ScopeRun(
-      this.scope.run,
+    const child = this.scope.child(
       plan,
       AbortSignal.any([signal ?? this.signal, controller.signal]),
       { iterationId: this.planned.id, iterationIndex: index },
-      this.scope.lookup,
       { item, index },
       controller,
     );

@@ -1,10 +1,10 @@
 import type { NodeExecution } from '@atelier/schemas';
-import { NodeTimeoutError, RunError, errorMessage, isRetryable } from './errors';
+import { NodeFailure, NodeTimeoutError, RunError, errorMessage, isRetryable } from './errors';
 import { NodeContextImpl } from './node-context';
 import { checkPayload } from './payload';
 import type { PlannedNode } from './plan';
 import { prepareFields } from './prepare-fields';
-import { NodeFailure, type ScopeRun } from './scope-run';
+import type { ScopeRun } from './scope-run';
 import type { NodeOutputs } from './types';
 
 export type Settled =

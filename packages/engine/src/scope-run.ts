@@ -10,18 +10,6 @@ export interface ScopePlace {
   iterationIndex: number;
 }
 
-/** A failure that stops the scope it happened in (a node that does not continue on error). */
-export class NodeFailure extends Error {
-  constructor(
-    readonly nodeId: string,
-    readonly label: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'NodeFailure';
-  }
-}
-
 /**
  * Runs the nodes of one scope (the top level, or one item of an iteration): each node starts as soon as
  * every incoming edge is settled, so independent branches run together. A node runs when at least one
@@ -60,6 +48,20 @@ export class ScopeRun {
       this.resolveDone = resolve;
       this.rejectDone = reject;
     });
+  }
+
+  /**
+   * A scope for one item of a container (an iteration) in this scope: built here, so that the node
+   * context need not import this module (node-context -> scope-run -> node-exec -> node-context).
+   */
+  child(
+    plan: ScopePlan,
+    signal: AbortSignal,
+    place: ScopePlace,
+    seed: NodeOutputs,
+    controller: AbortController,
+  ): ScopeRun {
+    return new ScopeRun(this.run, plan, signal, place, this.lookup, seed, controller);
   }
 
   /** Resolves when every node has run or been skipped; rejects with the first failure. */

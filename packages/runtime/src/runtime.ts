@@ -56,7 +56,9 @@ export interface Runtime {
 export function createRuntime(options: RuntimeOptions): Runtime {
   const { db, redisUrl } = options;
   const prefix = options.redisPrefix ?? 'atelier';
-  const events = redisUrl ? createRedisEventLog(redisUrl, prefix) : createMemoryEventLog();
+  const events = redisUrl
+    ? createRedisEventLog(redisUrl, prefix, (error) => options.onError(error, 'run events'))
+    : createMemoryEventLog();
   const cancels = redisUrl ? createRedisCancelBus(redisUrl, prefix) : createMemoryCancelBus();
   const models = createModelAccess({
     db,

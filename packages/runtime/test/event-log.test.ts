@@ -1,4 +1,5 @@
 import type { FlowStreamEvent } from '@atelier/schemas';
+import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryEventLog, createRedisEventLog, type EventLog, type LoggedEvent } from '../src';
 
@@ -72,5 +73,29 @@ describe.each(logs)('%s event log', (_kind, log) => {
     const reading = collect(log, waiting, null, controller.signal);
     setTimeout(() => controller.abort(), 50);
     expect(await reading).toEqual([]);
+  });
+});
+
+describe.runIf(REDIS_URL)('redis event log, entries that are not run events', () => {
+  it('are skipped and reported; the events around them still arrive', async () => {
+    const reported: string[] = [];
+    const prefix = `atelier-test-${crypto.randomUUID()}`;
+    const log = createRedisEventLog(REDIS_URL!, prefix, (error) => reported.push(error.message));
+    const raw = new Redis(REDIS_URL!);
+    try {
+      const runId = crypto.randomUUID();
+      await log.append(runId, node(0));
+      await raw.xadd(`${prefix}:run:${runId}:events`, '*', 'e', '{not json');
+      await raw.xadd(`${prefix}:run:${runId}:events`, '*', 'e', JSON.stringify({ type: 'text', text: 1 }));
+      await log.append(runId, done(runId));
+      const seen = await collect(log, runId, null);
+      expect(seen.map((e) => e.event.type)).toEqual(['text', 'execution_completed']);
+      expect(reported).toHaveLength(2);
+      expect(reported[0]).toMatch(/not JSON/);
+      expect(reported[1]).toMatch(/not a run event/);
+    } finally {
+      raw.disconnect();
+      await log.close();
+    }
   });
 });

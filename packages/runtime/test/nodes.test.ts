@@ -11,7 +11,7 @@ import {
   type Db,
 } from '@atelier/db';
 import { runFlow, type RunResult } from '@atelier/engine';
-import type { FileValue, FlowEdge, FlowNode, FlowRunEvent, ModelType } from '@atelier/schemas';
+import type { FileValue, FlowEdge, FlowNode, FlowRunEvent, ModelType, ProviderKind } from '@atelier/schemas';
 import { edgeId, TOOLS_HANDLE } from '@atelier/schemas';
 import {
   sharedTestDatabase,
@@ -75,7 +75,7 @@ function wav(samples: number): Buffer {
 }
 const MEMO = wav(800);
 
-async function addProvider(kind: string, name: string): Promise<string> {
+async function addProvider(kind: ProviderKind, name: string): Promise<string> {
   const id = randomUUID();
   await db.insert(providers).values({
     id,

@@ -6,3 +6,4 @@ export const pageViewBody = z
     path: z.string().max(500).default('/'),
   })
   .strict();
+export type PageViewBody = z.infer<typeof pageViewBody>;

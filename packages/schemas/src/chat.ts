@@ -1,29 +1,8 @@
 import { z } from 'zod';
 import { chatbotType } from './chatbots';
+import { inputFieldTypes, messageRoles } from './constants';
 
-export const inputFieldTypes = [
-  'string',
-  'number',
-  'boolean',
-  'object',
-  'string[]',
-  'number[]',
-  'object[]',
-  'ChatMessage[]',
-  'image',
-  'image[]',
-  'audio',
-  'audio[]',
-  'pdf',
-  'pptx',
-  'markdown',
-  'csv',
-  'json',
-  'docx',
-  'odt',
-] as const;
 export const inputFieldType = z.enum(inputFieldTypes);
-export type InputFieldType = z.infer<typeof inputFieldType>;
 
 export const inputField = z.object({ name: z.string(), type: inputFieldType, is_mandatory: z.boolean() });
 export const inputFieldsAnswer = z.object({
@@ -51,7 +30,7 @@ export type MessagePart = z.infer<typeof messagePart>;
 
 export const historyMessage = z.object({
   id: z.string(),
-  role: z.enum(['user', 'assistant']),
+  role: z.enum(messageRoles),
   content: z.array(messagePart),
   error: z.boolean(),
   created_at: z.string(),
@@ -95,5 +74,3 @@ export const simpleStreamEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('end'), fallback: z.boolean() }),
 ]);
 export type SimpleStreamEvent = z.infer<typeof simpleStreamEvent>;
-export const STREAM_DONE = '[DONE]';
-export const HEARTBEAT_MS = 15_000;

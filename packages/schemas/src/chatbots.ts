@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { uuid } from './common';
+import { chatbotTypes } from './constants';
 
-export const chatbotTypes = ['simple', 'chatflow', 'workflow'] as const;
 export const chatbotType = z.enum(chatbotTypes);
-export type ChatbotType = z.infer<typeof chatbotType>;
 
 const chatbotName = z.string().trim().min(1, { error: 'This field is required' }).max(120);
 const description = z.string().trim().max(2000);
@@ -53,12 +52,19 @@ export const simpleConfigBody = z
   .strict();
 export type SimpleConfigBody = z.infer<typeof simpleConfigBody>;
 
+/**
+ * A chatflow's or workflow's graph as stored (chatbots.configuration, runs.configuration): a draft
+ * may hold nodes that do not validate yet, so the nodes and edges are not parsed here.
+ */
+export const flowConfiguration = z.object({ nodes: z.array(z.unknown()), edges: z.array(z.unknown()) });
+export type FlowConfiguration = z.infer<typeof flowConfiguration>;
+
 /** Graph configuration of chatflows and workflows; simple chatbots answer an empty one. */
 export const chatbotConfig = z.object({
   chatbot_id: z.string(),
   workspace_id: z.string(),
   is_published: z.boolean(),
-  configuration: z.object({ nodes: z.array(z.unknown()), edges: z.array(z.unknown()) }),
+  configuration: flowConfiguration,
 });
 export const chatbotConfigAnswer = z.object({ config: chatbotConfig });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { languages } from './constants';
 
 /** Every error the API answers has this shape; `detail` is a sentence a person can act on. */
 export const errorBody = z.object({
@@ -21,6 +22,4 @@ export const name = (max = 120) =>
     .min(1, { error: 'This field is required' })
     .max(max, { error: `must be at most ${max} characters` });
 
-export const languages = ['en', 'fr'] as const;
 export const language = z.enum(languages);
-export type Language = z.infer<typeof language>;

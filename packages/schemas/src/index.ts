@@ -1,3 +1,4 @@
+export * from './constants';
 export * from './common';
 export * from './password-rules';
 export * from './password';

@@ -1,31 +1,9 @@
 import { z } from 'zod';
 import { uuid } from './common';
+import { modelTypes, providerKinds } from './constants';
 
-export const modelTypes = [
-  'llm',
-  'llm-multimodal',
-  'ocr',
-  'text-to-image',
-  'text-to-video',
-  'speech-to-text',
-  'text-to-speech',
-  'text-embeddings',
-  'rerank',
-] as const;
 export const modelType = z.enum(modelTypes);
-export type ModelType = z.infer<typeof modelType>;
-
-export const providerKinds = [
-  'openai',
-  'azure_openai',
-  'anthropic',
-  'mistral',
-  'ollama',
-  'openai_compatible',
-  'rerank',
-] as const;
 export const providerKind = z.enum(providerKinds);
-export type ProviderKind = z.infer<typeof providerKind>;
 
 /** What a kind of provider needs and can do; the web app's provider selection modal renders it. */
 export const providerKindInfo = z.object({

@@ -1,11 +1,8 @@
 import { z } from 'zod';
 import { uuid } from './common';
+import { flowChatbotTypes, finishedNodeStatuses, runStatuses, runTriggers } from './constants';
 
-/** A chatflow or workflow run: queued, then running, then one of the three ends. */
-export const runStatuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 export const runStatus = z.enum(runStatuses);
-export type RunStatus = z.infer<typeof runStatus>;
-export const FINISHED_RUN_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled'];
 
 /** The structured events of a run (spec section 4, "Chat"), each sent as one SSE `data:` with an `id:`. */
 export const flowStreamEvent = z.discriminatedUnion('type', [
@@ -60,7 +57,7 @@ export const runNodeExecution = z.object({
   node_id: z.string(),
   node_type: z.string(),
   iteration_index: z.number().int().nullable(),
-  status: z.enum(['succeeded', 'failed', 'skipped']),
+  status: z.enum(finishedNodeStatuses),
   error: z.string().nullable(),
   duration_seconds: z.number(),
   /** The fields as resolved for this execution (an object, or the input node's list of fields). */
@@ -73,9 +70,9 @@ export type RunNodeExecution = z.infer<typeof runNodeExecution>;
 export const run = z.object({
   id: z.string(),
   chatbot_id: z.string().nullable(),
-  chatbot_type: z.enum(['chatflow', 'workflow']),
+  chatbot_type: z.enum(flowChatbotTypes),
   conversation_id: z.string().nullable(),
-  trigger: z.enum(['test', 'chat']),
+  trigger: z.enum(runTriggers),
   status: runStatus,
   config_version: z.number().int().nullable(),
   inputs: z.record(z.string(), z.unknown()),

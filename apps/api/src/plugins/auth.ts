@@ -15,9 +15,8 @@ import { AppError } from '../services/errors';
  */
 export type Access = 'public' | { roles: readonly AppRoleId[] };
 
-export const ALL_ROLES: readonly AppRoleId[] = ['admin', 'creator', 'user'];
-export const BUILDERS: readonly AppRoleId[] = ['admin', 'creator'];
-export const ADMINS: readonly AppRoleId[] = ['admin'];
+/** The role sets routes declare, shared with the web app's guards. */
+export { ADMINS, ALL_ROLES, BUILDERS } from '@atelier/schemas/constants';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -109,7 +108,7 @@ export default fp(
           'This session was ended by a logout or a password change. Please log in again.',
         );
       }
-      const role = user.role as AppRoleId;
+      const role = user.role;
       if (!access.roles.includes(role)) {
         throw new AppError(
           403,

@@ -1,4 +1,3 @@
-import { pageViews } from '@atelier/db';
 import { pageViewBody } from '@atelier/schemas';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -20,13 +19,7 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const principal = principalOf(request);
-      await app.db.insert(pageViews).values({
-        organizationId: principal.organizationId,
-        userId: principal.userId,
-        name: request.body.name,
-        path: request.body.path,
-      });
+      await app.services.analytics.recordPageView(principalOf(request), request.body);
       return reply.status(204).send(null);
     },
   );

@@ -1,4 +1,3 @@
-import { applicationRoles } from '@atelier/db';
 import {
   createUserAnswer,
   createUserBody,
@@ -11,7 +10,6 @@ import {
   usersAnswer,
   workspaceMembersAnswer,
 } from '@atelier/schemas';
-import { desc } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ADMINS, ALL_ROLES, BUILDERS, principalOf } from '../plugins/auth';
@@ -32,10 +30,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: userRolesAnswer, ...errorAnswers(...AUTHED) },
       },
     },
-    async () => {
-      const rows = await app.db.select().from(applicationRoles).orderBy(desc(applicationRoles.rank));
-      return { user_roles: rows.map(({ id, name, description }) => ({ id, name, description })) };
-    },
+    async () => ({ user_roles: await service.roles() }),
   );
 
   app.get(

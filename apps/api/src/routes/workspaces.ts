@@ -1,4 +1,3 @@
-import { workspaceRoles } from '@atelier/db';
 import {
   createWorkspaceAnswer,
   idParams,
@@ -10,7 +9,6 @@ import {
   workspaceRolesAnswer,
   workspacesAnswer,
 } from '@atelier/schemas';
-import { desc } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ALL_ROLES, BUILDERS, principalOf } from '../plugins/auth';
 import { AUTHED, errorAnswers } from './responses';
@@ -30,10 +28,7 @@ const workspacesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: workspaceRolesAnswer, ...errorAnswers(...AUTHED) },
       },
     },
-    async () => {
-      const rows = await app.db.select().from(workspaceRoles).orderBy(desc(workspaceRoles.rank));
-      return { workspace_roles: rows.map(({ id, name, description }) => ({ id, name, description })) };
-    },
+    async () => ({ workspace_roles: await service.roles() }),
   );
 
   app.get(

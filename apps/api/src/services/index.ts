@@ -1,5 +1,6 @@
 import type { Db } from '@atelier/db';
 import { createSecretBox, type Runtime, type UrlPolicy } from '@atelier/runtime';
+import { createAnalyticsService } from './analytics/analytics-service';
 import { createAccountService } from './auth/account-service';
 import { createSessionService, type AccessClaims } from './auth/session-service';
 import { createChatbotsService } from './chatbots/chatbots-service';
@@ -48,6 +49,7 @@ export function createServices(deps: ServiceDeps) {
   const chatbots = createChatbotsService({ db: deps.db, workspaces, providers });
   return {
     modelAccess,
+    analytics: createAnalyticsService({ db: deps.db }),
     sessions,
     accounts,
     users: createUsersService({ db: deps.db, accounts }),

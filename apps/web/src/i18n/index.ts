@@ -1,9 +1,10 @@
 import i18n from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import resourcesToBackend from 'i18next-resources-to-backend';
+import { languages } from '@atelier/schemas/constants';
 import { initReactI18next } from 'react-i18next';
 
-export const LANGUAGES = ['en', 'fr'] as const;
+export const LANGUAGES = languages;
 
 // One file per language and feature (`en.json`, `en.chat.json`…), each its own chunk, merged on load.
 const files = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*.json');

@@ -1,8 +1,7 @@
-import type { AppRoleId } from '@atelier/schemas';
+import { ADMINS, ALL_ROLES as ALL, type AppRoleId, BUILDERS } from '@atelier/schemas/constants';
 
-export const ALL: readonly AppRoleId[] = ['admin', 'creator', 'user'];
-export const BUILDERS: readonly AppRoleId[] = ['admin', 'creator'];
-export const ADMINS: readonly AppRoleId[] = ['admin'];
+/** The role sets, the same the API's routes declare. */
+export { ADMINS, ALL, BUILDERS };
 
 /** Route guard (spec section 4): no role goes to /login; a role outside the list to /forbidden. */
 export function guard(
@@ -31,9 +30,9 @@ export const navItemsFor = (role: AppRoleId) => NAV_ITEMS.filter((item) => item.
 export function workspacePermissions(role: AppRoleId, workspaceRole: string | null) {
   const settings = role === 'admin' || workspaceRole === 'admin';
   return {
-    create: role === 'admin' || role === 'creator',
+    create: BUILDERS.includes(role),
     settings,
     editOrDelete: settings,
-    membersAndShare: settings && (role === 'admin' || role === 'creator'),
+    membersAndShare: settings && BUILDERS.includes(role),
   };
 }

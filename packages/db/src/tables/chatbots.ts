@@ -9,15 +9,12 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { FlowConfiguration } from '@atelier/schemas';
+import { chatbotTypes } from '@atelier/schemas/constants';
 import { organizations } from './organizations';
 import { models } from './providers';
 import { users } from './users';
 import { workspaces } from './workspaces';
-
-export interface FlowConfiguration {
-  nodes: unknown[];
-  edges: unknown[];
-}
 
 export const chatbots = pgTable(
   'chatbots',
@@ -31,7 +28,7 @@ export const chatbots = pgTable(
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
-    type: text('type', { enum: ['simple', 'chatflow', 'workflow'] }).notNull(),
+    type: text('type', { enum: chatbotTypes }).notNull(),
     isPublished: boolean('is_published').notNull().default(false),
     instruction: text('instruction').notNull().default(''),
     modelId: uuid('model_id').references(() => models.id, { onDelete: 'set null' }),

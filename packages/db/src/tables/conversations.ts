@@ -1,9 +1,9 @@
+import type { ChatbotType, MessagePart } from '@atelier/schemas';
+import { messageRoles } from '@atelier/schemas/constants';
 import { boolean, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { chatbots } from './chatbots';
 import { organizations } from './organizations';
 import { users } from './users';
-
-export type StoredPart = { type: 'text'; text: string } | { type: 'image'; url: string };
 
 export const conversations = pgTable(
   'conversations',
@@ -17,7 +17,7 @@ export const conversations = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     /** Kept (null) when the chatbot is deleted, so the history stays readable. */
     chatbotId: uuid('chatbot_id').references(() => chatbots.id, { onDelete: 'set null' }),
-    chatbotType: text('chatbot_type').notNull(),
+    chatbotType: text('chatbot_type').$type<ChatbotType>().notNull(),
     title: text('title').notNull().default(''),
     lastMessagePreview: text('last_message_preview').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -33,8 +33,8 @@ export const messages = pgTable(
     conversationId: uuid('conversation_id')
       .notNull()
       .references(() => conversations.id, { onDelete: 'cascade' }),
-    role: text('role', { enum: ['user', 'assistant'] }).notNull(),
-    content: jsonb('content').$type<StoredPart[]>().notNull(),
+    role: text('role', { enum: messageRoles }).notNull(),
+    content: jsonb('content').$type<MessagePart[]>().notNull(),
     error: boolean('error').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

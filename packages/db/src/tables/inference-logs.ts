@@ -1,3 +1,4 @@
+import type { ProviderKind } from '@atelier/schemas';
 import { boolean, index, integer, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { chatbots } from './chatbots';
 import { conversations } from './conversations';
@@ -21,7 +22,7 @@ export const inferenceLogs = pgTable(
     modelId: uuid('model_id').references(() => models.id, { onDelete: 'set null' }),
     modelName: text('model_name').notNull(),
     providerModelName: text('provider_model_name').notNull(),
-    providerType: text('provider_type').notNull(),
+    providerType: text('provider_type').$type<ProviderKind>().notNull(),
     /** Content fields stay empty when the chatbot stores metrics only. */
     completePrompt: text('complete_prompt').notNull().default(''),
     userMessage: text('user_message').notNull().default(''),

@@ -1,3 +1,4 @@
+import type { ModelType, ProviderKind } from '@atelier/schemas';
 import { index, jsonb, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations';
 import { workspaces } from './workspaces';
@@ -14,7 +15,7 @@ export const providers = pgTable(
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<ProviderKind>().notNull(),
     /** Shown to builders; never holds credentials (they are taken out into the column below). */
     baseUrl: text('base_url'),
     /** `user:password` written into the base URL, sealed like the API key; null when there was none. */
@@ -48,7 +49,7 @@ export const models = pgTable(
       .references(() => providers.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     modelName: text('model_name').notNull(),
-    modelType: text('model_type').notNull(),
+    modelType: text('model_type').$type<ModelType>().notNull(),
     description: text('description').notNull().default(''),
     inputPer1k: price('input_per_1k'),
     outputPer1k: price('output_per_1k'),

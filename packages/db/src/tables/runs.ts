@@ -1,11 +1,10 @@
+import type { FlowConfiguration } from '@atelier/schemas';
+import { flowChatbotTypes, finishedNodeStatuses, runStatuses, runTriggers } from '@atelier/schemas/constants';
 import { doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { chatbots, type FlowConfiguration } from './chatbots';
+import { chatbots } from './chatbots';
 import { conversations } from './conversations';
 import { organizations } from './organizations';
 import { users } from './users';
-
-export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
 
 /**
  * One execution of a chatflow or workflow. It keeps the configuration it ran (a draft or a saved
@@ -20,12 +19,11 @@ export const runs = pgTable(
       .references(() => organizations.id, { onDelete: 'cascade' }),
     workspaceId: uuid('workspace_id').notNull(),
     chatbotId: uuid('chatbot_id').references(() => chatbots.id, { onDelete: 'set null' }),
-    chatbotType: text('chatbot_type', { enum: ['chatflow', 'workflow'] }).notNull(),
+    chatbotType: text('chatbot_type', { enum: flowChatbotTypes }).notNull(),
     /** Set when the run answers a chat message. */
     conversationId: uuid('conversation_id').references(() => conversations.id, { onDelete: 'set null' }),
-    /** 'test' from the editor, 'chat' from the chat interface. */
-    trigger: text('trigger', { enum: ['test', 'chat'] }).notNull(),
-    status: text('status', { enum: RUN_STATUSES }).notNull().default('queued'),
+    trigger: text('trigger', { enum: runTriggers }).notNull(),
+    status: text('status', { enum: runStatuses }).notNull().default('queued'),
     /** The saved version that ran; null for a draft. */
     configVersion: integer('config_version'),
     configuration: jsonb('configuration').$type<FlowConfiguration>().notNull(),
@@ -62,7 +60,7 @@ export const nodeExecutions = pgTable(
     nodeType: text('node_type').notNull(),
     /** For nodes inside an iteration: which item. */
     iterationIndex: integer('iteration_index'),
-    status: text('status', { enum: ['succeeded', 'failed', 'skipped'] }).notNull(),
+    status: text('status', { enum: finishedNodeStatuses }).notNull(),
     error: text('error'),
     durationSeconds: doublePrecision('duration_seconds').notNull().default(0),
     parameters: jsonb('parameters').$type<unknown>().notNull().default({}),

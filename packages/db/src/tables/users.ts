@@ -1,3 +1,4 @@
+import type { AppRoleId, Language } from '@atelier/schemas';
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations';
@@ -21,9 +22,10 @@ export const users = pgTable(
     /** Null until the invited user completes onboarding. */
     passwordHash: text('password_hash'),
     userRoleId: text('user_role_id')
+      .$type<AppRoleId>()
       .notNull()
       .references(() => applicationRoles.id),
-    languagePreference: text('language_preference').notNull().default('en'),
+    languagePreference: text('language_preference').$type<Language>().notNull().default('en'),
     /**
      * Carried in every access token (`ver`); bumping it (logout, password change or reset) makes
      * the user's outstanding access tokens answer 401 token_revoked.

@@ -1,3 +1,4 @@
+import type { WorkspaceRoleId } from '@atelier/schemas';
 import { index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations';
 import { workspaceRoles } from './roles';
@@ -26,6 +27,7 @@ export const userWorkspaceRoles = pgTable(
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     workspaceRoleId: text('workspace_role_id')
+      .$type<WorkspaceRoleId>()
       .notNull()
       .references(() => workspaceRoles.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -1,4 +1,5 @@
-import { conversations, messages, queryRows, type Db, type StoredPart } from '@atelier/db';
+import { conversations, messages, queryRows, type Db } from '@atelier/db';
+import type { MessagePart } from '@atelier/schemas';
 import { eq, sql, type SQLWrapper } from 'drizzle-orm';
 import { storableJson } from '../storable';
 
@@ -22,7 +23,7 @@ export async function recordMessage(
   db: Db,
   conversationId: string,
   role: 'user' | 'assistant',
-  content: StoredPart[],
+  content: MessagePart[],
   error = false,
   alongside?: SQLWrapper,
 ): Promise<string> {

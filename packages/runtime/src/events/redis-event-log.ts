@@ -1,4 +1,4 @@
-import type { FlowStreamEvent } from '@atelier/schemas';
+import { flowStreamEvent, type FlowStreamEvent } from '@atelier/schemas';
 import { Redis } from 'ioredis';
 import { EVENT_RETENTION_MS, isTerminal, type EventLog, type LoggedEvent } from './event-log';
 
@@ -13,7 +13,27 @@ const MAX_EVENTS = 100_000;
  * shared subscriber connection and read with XRANGE from their last id: no blocking connection per
  * client, no gap, no duplicate.
  */
-export function createRedisEventLog(url: string, prefix = 'atelier'): EventLog {
+/** A stream entry's event, parsed: what Redis hands back is not trusted to be one of ours. */
+function parseEntry(raw: string | undefined): FlowStreamEvent | Error {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw ?? '');
+  } catch {
+    return new Error('it is not JSON');
+  }
+  const parsed = flowStreamEvent.safeParse(json);
+  return parsed.success ? parsed.data : new Error(`it is not a run event: ${parsed.error.message}`);
+}
+
+/**
+ * `onInvalid` hears of stream entries that are not run events; readers skip them (a reader that
+ * stopped on one would lose the rest of the run).
+ */
+export function createRedisEventLog(
+  url: string,
+  prefix = 'atelier',
+  onInvalid: (error: Error) => void = () => undefined,
+): EventLog {
   const key = (runId: string) => `${prefix}:run:${runId}:events`;
   const channel = (runId: string) => `${prefix}:run:${runId}:notify`;
   const writer = new Redis(url, { maxRetriesPerRequest: 3 });
@@ -92,7 +112,11 @@ export function createRedisEventLog(url: string, prefix = 'atelier'): EventLog {
           ][];
           for (const [id, fields] of entries) {
             last = id;
-            const event = JSON.parse(fields[1] ?? 'null') as FlowStreamEvent;
+            const event = parseEntry(fields[1]);
+            if (event instanceof Error) {
+              onInvalid(new Error(`Run ${runId}: event ${id} skipped, ${event.message}`));
+              continue;
+            }
             yield { id, event } satisfies LoggedEvent;
             if (isTerminal(event)) return;
           }

@@ -1,7 +1,6 @@
 import { models, providers, type Db } from '@atelier/db';
 import { withUserinfo, type UrlPolicy } from '@atelier/net';
 import { createAdapters, type ProviderAdapters, type ProviderConfig } from '@atelier/providers';
-import type { ProviderKind } from '@atelier/schemas';
 import { and, eq } from 'drizzle-orm';
 import { RuntimeError } from '../errors';
 import type { SecretBox } from '../security/secret-box';
@@ -38,7 +37,7 @@ export function createModelAccess(deps: {
   /** The provider as its adapters need it: secrets opened, credentials back in the base URL. */
   function configFor(row: ProviderRow): ProviderConfig {
     return {
-      kind: row.kind as ProviderKind,
+      kind: row.kind,
       baseUrl:
         row.baseUrl && row.baseUrlUserinfoEncrypted
           ? withUserinfo(row.baseUrl, deps.box.open(row.baseUrlUserinfoEncrypted, userinfoContext(row.id)))

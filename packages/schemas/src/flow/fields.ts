@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ModelType } from '../models';
+import type { ModelType } from '../constants';
 
 /** How the editor renders a field. */
 export const fieldKinds = [

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { nodeExecutionStatuses } from '../constants';
 
-export const nodeExecutionStatus = z.enum(['running', 'succeeded', 'failed', 'skipped']);
-export type NodeExecutionStatus = z.infer<typeof nodeExecutionStatus>;
+export const nodeExecutionStatus = z.enum(nodeExecutionStatuses);
 
 /** What one execution of a node did (a node inside an iteration has one per item). */
 export const nodeExecution = z.object({

@@ -20,7 +20,7 @@ export interface SessionServiceDeps {
   refreshTokenTtlDays: number;
 }
 
-type SessionUser = { id: string; organizationId: string; userRoleId: string; tokenVersion: number };
+type SessionUser = { id: string; organizationId: string; userRoleId: AppRoleId; tokenVersion: number };
 
 const invalidCredentials = () =>
   new AppError(401, 'invalid_credentials', 'The email or password is incorrect.');
@@ -48,7 +48,7 @@ export function createSessionService(deps: SessionServiceDeps) {
       access_token: deps.signAccessToken({
         sub: user.id,
         org: user.organizationId,
-        role: user.userRoleId as AppRoleId,
+        role: user.userRoleId,
         ver: user.tokenVersion,
       }),
       refresh_token: token,

@@ -1,5 +1,5 @@
-import { chatbots, conversations, messages, type Db, type StoredPart } from '@atelier/db';
-import type { Conversation } from '@atelier/schemas';
+import { chatbots, conversations, messages, type Db } from '@atelier/db';
+import type { Conversation, MessagePart } from '@atelier/schemas';
 import { and, asc, desc, eq, type SQLWrapper } from 'drizzle-orm';
 import { recordMessage } from '@atelier/runtime';
 import type { Principal } from '../auth/principal';
@@ -14,7 +14,7 @@ function toConversation(row: ConversationRow): Conversation {
     id: row.id,
     title: row.title,
     chatbot_id: row.chatbotId ?? '',
-    chatbot_type: row.chatbotType as Conversation['chatbot_type'],
+    chatbot_type: row.chatbotType,
     updated_at: row.updatedAt.toISOString(),
     last_message_preview: row.lastMessagePreview,
   };
@@ -132,7 +132,7 @@ export function createConversationsService(deps: { db: Db }) {
     record: (
       conversation: ConversationRow,
       role: 'user' | 'assistant',
-      content: StoredPart[],
+      content: MessagePart[],
       error = false,
       alongside?: SQLWrapper,
     ): Promise<string> => recordMessage(db, conversation.id, role, content, error, alongside),

@@ -1,8 +1,8 @@
-import { chatbots, conversations, models, providers, type Db, type StoredPart } from '@atelier/db';
+import { chatbots, conversations, models, providers, type Db } from '@atelier/db';
 import { alias } from 'drizzle-orm/pg-core';
 import { creditsLeftSql, meteredChat, meterWriteCtes, writeMetered } from '@atelier/metering';
 import { ProviderError, type ChatMessage, type ChatRequest, type ContentPart } from '@atelier/providers';
-import type { SimpleMessageBody, SimpleStreamEvent } from '@atelier/schemas';
+import type { MessagePart, SimpleMessageBody, SimpleStreamEvent } from '@atelier/schemas';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import type { ChatbotRow } from '../chatbots/chatbot-view';
@@ -148,10 +148,8 @@ export function createSimpleChat(deps: SimpleChatDeps) {
       signal: AbortSignal,
     ): Promise<void> {
       const { principal, conversation, bot, primary, fallback, messages, last } = prepared;
-      const userContent: StoredPart[] =
-        typeof last.content === 'string'
-          ? [{ type: 'text', text: last.content }]
-          : (last.content as StoredPart[]);
+      const userContent: MessagePart[] =
+        typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
       // Stored while the model answers: the first token does not wait for the write.
       const savingUser = deps.conversations.record(conversation, 'user', userContent);
       savingUser.catch(() => undefined); // awaited below; this only keeps the rejection from counting as unhandled
@@ -222,7 +220,7 @@ export function createSimpleChat(deps: SimpleChatDeps) {
           } else if (!failure) {
             send({ type: 'end', fallback: outcome.fallback });
           }
-          const answer: StoredPart[] = [
+          const answer: MessagePart[] = [
             { type: 'text', text: failure && !text ? `Error: ${write.row.errorMessage}` : text },
           ];
           try {

@@ -268,7 +268,7 @@ export function createInvokeService(deps: {
       const { target, fallback, used, credits } = metered;
       return {
         model_id: target.model.id,
-        model_type: target.model.modelType as ModelType,
+        model_type: target.model.modelType,
         fallback,
         output: metered.value,
         usage: {

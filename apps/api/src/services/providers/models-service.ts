@@ -30,7 +30,7 @@ export function toModel(row: ModelRow): Model {
     provider_id: row.providerId,
     name: row.name,
     model_name: row.modelName,
-    model_type: row.modelType as ModelType,
+    model_type: row.modelType,
     description: row.description,
     pricing: pricingOf(row),
     created_at: row.createdAt.toISOString(),

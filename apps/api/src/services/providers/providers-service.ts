@@ -34,7 +34,7 @@ export function toProvider(row: ProviderRow): Provider {
     id: row.id,
     workspace_id: row.workspaceId,
     name: row.name,
-    kind: row.kind as ProviderKind,
+    kind: row.kind,
     // Rows saved before credentials were taken out may still hold them: never shown.
     base_url: row.baseUrl && splitUserinfo(row.baseUrl).url,
     settings: row.settings,
@@ -157,7 +157,7 @@ export function createProvidersService(deps: ProvidersDeps) {
       await assertCanEdit(principal, row.workspaceId);
       const baseUrl = body.base_url === undefined ? row.baseUrl : body.base_url;
       const settings = { ...row.settings, ...body.settings };
-      checkKind(row.kind as ProviderKind, {
+      checkKind(row.kind, {
         baseUrl,
         apiKey: Boolean(body.api_key ?? row.apiKeyEncrypted),
         settings,

@@ -1,6 +1,6 @@
-import { users, type Db } from '@atelier/db';
-import type { CreateUserBody, UpdateProfileBody, UpdateUserBody, User } from '@atelier/schemas';
-import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
+import { applicationRoles, users, type Db } from '@atelier/db';
+import type { CreateUserBody, Role, UpdateProfileBody, UpdateUserBody, User } from '@atelier/schemas';
+import { and, asc, count, desc, eq, ne, sql } from 'drizzle-orm';
 import type { AccountService } from '../auth/account-service';
 import type { Principal } from '../auth/principal';
 import { hashPassword } from '../auth/secrets';
@@ -64,6 +64,12 @@ export function createUsersService(deps: { db: Db; accounts: AccountService }) {
 
   return {
     findInOrg,
+
+    /** The application roles (reference data), highest rank first. */
+    async roles(): Promise<Role[]> {
+      const rows = await db.select().from(applicationRoles).orderBy(desc(applicationRoles.rank));
+      return rows.map(({ id, name, description }) => ({ id, name, description }));
+    },
 
     async list(principal: Principal): Promise<User[]> {
       const rows = await db

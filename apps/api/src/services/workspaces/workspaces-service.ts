@@ -1,17 +1,17 @@
-import { users, userWorkspaceRoles, workspaces, type Db } from '@atelier/db';
-import type { AppRoleId, Workspace, WorkspaceRoleId } from '@atelier/schemas';
-import { and, asc, eq } from 'drizzle-orm';
+import { users, userWorkspaceRoles, workspaceRoles, workspaces, type Db } from '@atelier/db';
+import type { AppRoleId, Role, Workspace, WorkspaceRoleId } from '@atelier/schemas';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import { conflict, forbidden, notFound } from '../errors';
 import { toUser } from '../users/user-view';
 
 type WorkspaceRow = typeof workspaces.$inferSelect;
 
-function toWorkspace(row: WorkspaceRow, role: string | null): Workspace {
+function toWorkspace(row: WorkspaceRow, role: WorkspaceRoleId | null): Workspace {
   return {
     id: row.id,
     name: row.name,
-    workspace_role_id: role as WorkspaceRoleId | null,
+    workspace_role_id: role,
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -88,6 +88,12 @@ export function createWorkspacesService(deps: { db: Db }) {
   return {
     visible,
     assertCanBuild,
+
+    /** The workspace roles (reference data), highest rank first. */
+    async roles(): Promise<Role[]> {
+      const rows = await db.select().from(workspaceRoles).orderBy(desc(workspaceRoles.rank));
+      return rows.map(({ id, name, description }) => ({ id, name, description }));
+    },
 
     async list(principal: Principal): Promise<Workspace[]> {
       const linked = and(

@@ -1,10 +1,5 @@
-import {
-  chatbotTypes,
-  type Chatbot,
-  type ChatbotType,
-  type Conversation,
-  type MessagePart,
-} from '@atelier/schemas';
+import type { Chatbot, Conversation, MessagePart } from '@atelier/schemas';
+import { chatbotTypes, type ChatbotType } from '@atelier/schemas/constants';
 import { api, apiUrl, tokens } from '@/lib/api';
 import { useAppStore } from '@/stores/app-store';
 import { useChatStore } from './chat-store';

@@ -1,4 +1,4 @@
-export { finalOutputText, OUTPUT_KEYS } from '@atelier/schemas';
+export { finalOutputText, OUTPUT_KEYS } from '@atelier/schemas/final-output';
 
 /** The output of an execution_completed event: its `outputs`/`output` field, else the event minus its name. */
 export function completedOutput(event: Record<string, unknown>): unknown {

@@ -1,4 +1,5 @@
 import type { MessagePart, SimpleMessageBody } from '@atelier/schemas';
+import type { MessageRole } from '@atelier/schemas/constants';
 import type { ChatError } from './errors';
 
 /**
@@ -9,7 +10,7 @@ export type MessageState = 'sending' | 'sent' | 'thinking' | 'streaming' | 'done
 
 export interface ChatMessage {
   id: string;
-  role: 'user' | 'assistant';
+  role: MessageRole;
   parts: MessagePart[];
   state: MessageState;
   /** Flagged as an error: from the stream (with the reason) or stored so in the history. */
@@ -23,7 +24,7 @@ export interface ChatMessage {
 
 export interface HistoryMessage {
   id: string;
-  role: 'user' | 'assistant';
+  role: MessageRole;
   content: MessagePart[];
   error: boolean;
   created_at: string;

@@ -1,4 +1,4 @@
-import { STREAM_DONE } from '@atelier/schemas';
+import { STREAM_DONE } from '@atelier/schemas/constants';
 import { readSse } from '@/lib/sse';
 import type { TokenStore } from '@/lib/tokens';
 import { isAbort, NULL_BODY, responseError, SESSION_LOST, StreamError } from './errors';

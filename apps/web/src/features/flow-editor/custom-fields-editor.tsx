@@ -1,4 +1,5 @@
-import { type InputCustomField, inputCustomField, inputFieldTypes } from '@atelier/schemas';
+import { type InputCustomField, inputCustomField } from '@atelier/schemas';
+import { inputFieldTypes } from '@atelier/schemas/constants';
 import { Plus, Trash2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';

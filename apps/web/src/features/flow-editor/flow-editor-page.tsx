@@ -1,3 +1,4 @@
+import type { FlowChatbotType } from '@atelier/schemas/constants';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { ReactFlowProvider } from '@xyflow/react';
@@ -32,9 +33,7 @@ import { Toolbar } from './toolbar';
 import { useAddInView } from './use-add-in-view';
 import { useInputFields } from './use-input-fields';
 
-type FlowType = 'chatflow' | 'workflow';
-
-function NotFound({ type }: { type: FlowType }) {
+function NotFound({ type }: { type: FlowChatbotType }) {
   const { t } = useTranslation();
   return (
     <div className="mx-auto grid max-w-3xl gap-4 p-6" data-testid="flow-not-found">
@@ -73,7 +72,7 @@ function LoadFailure({ error, chatbotId }: { error: unknown; chatbotId: string }
   );
 }
 
-function Editor({ type, chatbotId }: { type: FlowType; chatbotId: string }) {
+function Editor({ type, chatbotId }: { type: FlowChatbotType; chatbotId: string }) {
   const { t } = useTranslation();
   const [templatesOpen, setTemplatesOpen] = useState(false);
   const [tryOpen, setTryOpen] = useState(false);
@@ -145,7 +144,7 @@ function Editor({ type, chatbotId }: { type: FlowType; chatbotId: string }) {
 }
 
 /** /studio/chatflow/$chatbotId and /studio/workflow/$chatbotId: the canvas editors. */
-export function FlowEditorPage({ type }: { type: FlowType }) {
+export function FlowEditorPage({ type }: { type: FlowChatbotType }) {
   const { chatbotId = '' } = useParams({ strict: false });
   const load = useQuery({
     queryKey: ['flow', chatbotId, type],

@@ -1,3 +1,4 @@
+import type { FlowChatbotType } from '@atelier/schemas/constants';
 import type { Chatbot, ModelWithProvider } from '@atelier/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
@@ -32,7 +33,7 @@ export class FlowLoadError extends Error {
  */
 export async function loadFlow(
   chatbotId: string,
-  type: 'chatflow' | 'workflow',
+  type: FlowChatbotType,
 ): Promise<{ chatbot: Chatbot; configuration: unknown }> {
   let chatbot: Chatbot;
   try {

@@ -1,3 +1,4 @@
+import type { FlowChatbotType } from '@atelier/schemas/constants';
 import { FLOW_TEMPLATES } from '@atelier/schemas';
 import { LayoutTemplate } from 'lucide-react';
 import { useReactFlow } from '@xyflow/react';
@@ -18,7 +19,7 @@ export function TemplatePicker({
 }: {
   open: boolean;
   onOpenChange(open: boolean): void;
-  type: 'chatflow' | 'workflow';
+  type: FlowChatbotType;
 }) {
   const { t } = useTranslation();
   const apply = useEditorStore((s) => s.applyTemplate);

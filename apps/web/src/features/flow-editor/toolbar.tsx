@@ -1,3 +1,4 @@
+import type { FlowChatbotType } from '@atelier/schemas/constants';
 import { Link } from '@tanstack/react-router';
 import {
   ArrowLeft,
@@ -18,7 +19,7 @@ import { StatusBadge } from '@/features/studio/controls';
 import { useEditorStore } from './editor-store';
 
 interface Props {
-  type: 'chatflow' | 'workflow';
+  type: FlowChatbotType;
   saving: boolean;
   publishing: boolean;
   onSave(): void;

@@ -1,4 +1,4 @@
-import type { ModelType } from '@atelier/schemas';
+import type { ModelType } from '@atelier/schemas/constants';
 
 /** The translation key of a model type's label (providers.modelTypes.*). */
 export const modelTypeKey = (type: ModelType) => `providers.modelTypes.${type}` as const;

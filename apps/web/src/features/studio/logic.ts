@@ -1,5 +1,6 @@
 import { ApiError } from '@/lib/api-client';
-import { chatbotTypes, type Chatbot, type ChatbotType, type SimpleConfigBody } from '@atelier/schemas';
+import type { Chatbot, SimpleConfigBody } from '@atelier/schemas';
+import { chatbotTypes, type ChatbotType } from '@atelier/schemas/constants';
 
 export const CHATBOT_TYPES = chatbotTypes;
 export const ALL_TYPES = 'all';

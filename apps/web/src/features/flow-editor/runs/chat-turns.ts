@@ -1,11 +1,12 @@
 import type { InputCustomField } from '@atelier/schemas';
+import type { MessageRole } from '@atelier/schemas/constants';
 import { executionError } from '@/features/chat/errors';
 import type { RunFailure } from './run-errors';
 import type { RunSink } from './run-stream';
 
 export interface ChatTurn {
   id: string;
-  role: 'user' | 'assistant';
+  role: MessageRole;
   content: string;
   /** Assistant turns: thinking until text comes, streaming while it comes, then done or error. */
   state: 'thinking' | 'streaming' | 'done' | 'error';
@@ -24,8 +25,8 @@ export const additionalFields = (fields: readonly InputCustomField[]) =>
   fields.filter((f) => !CONVERSATION_INPUTS.includes(f.name));
 
 /** The conversation so far as the chatflow's `history`: answered turns only, oldest first. */
-export function historyOf(turns: readonly ChatTurn[]): { role: 'user' | 'assistant'; content: string }[] {
-  const history: { role: 'user' | 'assistant'; content: string }[] = [];
+export function historyOf(turns: readonly ChatTurn[]): { role: MessageRole; content: string }[] {
+  const history: { role: MessageRole; content: string }[] = [];
   for (let i = 0; i < turns.length; i++) {
     const turn = turns[i]!;
     const answer = turns[i + 1];

@@ -1,4 +1,4 @@
-import { FINISHED_RUN_STATUSES, type RunStatus } from '@atelier/schemas';
+import { FINISHED_RUN_STATUSES, type RunStatus } from '@atelier/schemas/constants';
 import { useQuery } from '@tanstack/react-query';
 import { listRuns } from './run-client';
 

@@ -1,7 +1,9 @@
-import type { FlowStreamEvent, RunDetail, RunNodeExecution, RunStatus } from '@atelier/schemas';
+import type { FlowStreamEvent, RunDetail, RunNodeExecution } from '@atelier/schemas';
+import type { NodeExecutionStatus, RunStatus } from '@atelier/schemas/constants';
 
 export type RunViewStatus = 'idle' | RunStatus;
-export type NodeRunStatus = 'running' | 'succeeded' | 'failed' | 'skipped';
+/** A node's status in the shown run, as the run's events tell it. */
+export type NodeRunStatus = NodeExecutionStatus;
 
 /** What the editor shows of the live or inspected run. */
 export interface RunState {

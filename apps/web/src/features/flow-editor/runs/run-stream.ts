@@ -1,13 +1,12 @@
 import {
-  FINISHED_RUN_STATUSES,
   flowStreamEvent,
   TERMINAL_EVENTS,
   type FlowStreamEvent,
   type Run,
   type RunDetail,
-  type RunStatus,
   type StartRunBody,
 } from '@atelier/schemas';
+import { FINISHED_RUN_STATUSES, type RunStatus } from '@atelier/schemas/constants';
 import { StreamError } from '@/features/chat/errors';
 import type { StreamClient, StreamEvent } from '@/features/chat/stream-client';
 import { ApiError, type ApiClient } from '@/lib/api-client';

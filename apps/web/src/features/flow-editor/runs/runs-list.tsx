@@ -1,4 +1,5 @@
-import { runStatuses, type Run, type RunStatus } from '@atelier/schemas';
+import type { Run } from '@atelier/schemas';
+import { runStatuses, type RunStatus } from '@atelier/schemas/constants';
 import { Loader2, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
