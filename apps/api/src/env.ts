@@ -3,7 +3,7 @@ import { chmodSync, existsSync, linkSync, readFileSync, rmSync, statSync, writeF
 import { privateDir, PRIVATE_FILE_MODE, tightenTree } from '@atelier/db';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseAllowList, type UrlPolicy } from '@atelier/runtime';
+import { parseAllowList, type UrlPolicy } from '@atelier/net';
 import { z } from 'zod';
 
 /** The repository root: relative paths in the configuration are resolved against it. */

@@ -1,7 +1,7 @@
 import { models, providers } from '@atelier/db';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSecretBox } from '@atelier/runtime';
+import { createSecretBox } from '@atelier/metering';
 import { call, createOrg, startTestApp, type Org, type TestApp } from './helpers';
 
 const SECRET = 'sk-live-very-secret-key-0123456789abcd';

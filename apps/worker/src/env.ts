@@ -1,4 +1,4 @@
-import { parseAllowList } from '@atelier/runtime';
+import { parseAllowList } from '@atelier/net';
 import { z } from 'zod';
 
 const int = (fallback: number) => z.coerce.number().int().positive().default(fallback);

@@ -1,22 +1,4 @@
 export * from './errors';
-export * from './security/secret-box';
-// The SSRF guard lives in @atelier/net (below providers and runtime); re-exported for importers.
-export {
-  assertSafeUrl,
-  guardedRequest,
-  isAllowedAddress,
-  MAX_RESPONSE_BYTES,
-  NetError,
-  parseAllowList,
-  sameOrigin,
-  splitUserinfo,
-  withUserinfo,
-  type GuardedRequest,
-  type GuardedResponse,
-  type UrlPolicy,
-} from '@atelier/net';
-export * from './credits/charge';
-export * from './models/model-access';
 export * from './events/event-log';
 export { createMemoryEventLog } from './events/memory-event-log';
 export { createRedisEventLog } from './events/redis-event-log';
@@ -42,4 +24,3 @@ export {
 export { reapDeadRuns, STALE_RUN_MS } from './runs/reaper';
 export { createEngineServices, type RunScope } from './runs/engine-services';
 export { groupCommit } from './runs/run-writes';
-export * from './storable';

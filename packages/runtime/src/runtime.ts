@@ -4,7 +4,7 @@ import type { RunLimits } from '@atelier/engine';
 import type { EventLog } from './events/event-log';
 import { createMemoryEventLog } from './events/memory-event-log';
 import { createRedisEventLog } from './events/redis-event-log';
-import { createModelAccess } from './models/model-access';
+import { createModelAccess, createSecretBox } from '@atelier/metering';
 import { createBullmqQueue, startRunWorker } from './queue/bullmq-queue';
 import { createInProcessQueue } from './queue/in-process-queue';
 import type { RunQueue } from './queue/run-queue';
@@ -12,7 +12,6 @@ import { createMemoryCancelBus, createRedisCancelBus, type CancelBus } from './r
 import { createRunExecutor } from './runs/execute-run';
 import { createRunLifecycle, type RunLifecycle } from './runs/lifecycle';
 import { QUEUED_LIMIT_MS, reapDeadRuns, STALE_RUN_MS } from './runs/reaper';
-import { createSecretBox } from './security/secret-box';
 
 export interface RuntimeOptions {
   db: Db;

@@ -15,9 +15,9 @@ import {
   RUN_TRANSITIONS,
   RUNNER_STOPPED,
   type LoggedEvent,
-  type ModelAccess,
   type RunOutcome,
 } from '../src';
+import type { ModelAccess } from '@atelier/metering';
 
 type Events = ReturnType<typeof createMemoryEventLog>;
 

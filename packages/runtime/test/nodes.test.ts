@@ -23,7 +23,9 @@ import {
 } from '@atelier/testkit';
 import { and, asc, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngineServices, createModelAccess, createSecretBox, type UrlPolicy } from '../src';
+import { createModelAccess, createSecretBox } from '@atelier/metering';
+import type { UrlPolicy } from '@atelier/net';
+import { createEngineServices } from '../src';
 
 /*
  * Real flows on the real engine, with the runtime's services on a real database: the workspace's

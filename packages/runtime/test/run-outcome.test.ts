@@ -10,8 +10,8 @@ import {
   createRunExecutor,
   UNSTORABLE_RESULT,
   type LoggedEvent,
-  type ModelAccess,
 } from '../src';
+import type { ModelAccess } from '@atelier/metering';
 
 const NUL = '\u0000';
 

@@ -1,5 +1,7 @@
 import type { Db } from '@atelier/db';
-import { createSecretBox, type Runtime, type UrlPolicy } from '@atelier/runtime';
+import { createSecretBox } from '@atelier/metering';
+import type { UrlPolicy } from '@atelier/net';
+import type { Runtime } from '@atelier/runtime';
 import { createAnalyticsService } from './analytics/analytics-service';
 import { createAccountService } from './auth/account-service';
 import { createSessionService, type AccessClaims } from './auth/session-service';

@@ -1,7 +1,7 @@
 import { conversations, messages, queryRows, type Db } from '@atelier/db';
 import type { MessagePart } from '@atelier/schemas';
 import { eq, sql, type SQLWrapper } from 'drizzle-orm';
-import { storableJson } from '../storable';
+import { storableJson } from '@atelier/db';
 
 const PREVIEW = 120;
 export const preview = (text: string) => (text.length > PREVIEW ? `${text.slice(0, PREVIEW - 1)}…` : text);

@@ -10,7 +10,7 @@ import {
 } from '@atelier/metering';
 import type { ProviderAdapters } from '@atelier/providers';
 import { RuntimeError } from '../errors';
-import { type ModelAccess, type ModelTarget } from '../models/model-access';
+import { type ModelAccess, type ModelTarget } from '@atelier/metering';
 
 /** Who a run works for: every model it calls is theirs to pay for and must be in their workspace. */
 export type RunScope = MeterScope;

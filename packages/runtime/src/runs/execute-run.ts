@@ -3,7 +3,7 @@ import { runFlow, type RunLimits } from '@atelier/engine';
 import type { FlowConfig, FlowRunEvent, FlowStreamEvent, NodeExecution } from '@atelier/schemas';
 import { eq } from 'drizzle-orm';
 import type { EventLog } from '../events/event-log';
-import type { ModelAccess } from '../models/model-access';
+import type { ModelAccess } from '@atelier/metering';
 import type { UrlPolicy } from '@atelier/net';
 import type { CancelBus } from './cancel-bus';
 import { createEngineServices } from './engine-services';

@@ -1,7 +1,7 @@
 import { queryRows, type runs, type Db } from '@atelier/db';
 import type { NodeExecution, RunStatus } from '@atelier/schemas';
 import { sql } from 'drizzle-orm';
-import { storableJsonText } from '../storable';
+import { storableJsonText } from '@atelier/db';
 
 type RunRow = typeof runs.$inferSelect;
 export type ClaimedRun = RunRow & { chatbotName: string | null; storeContent: boolean | null };

@@ -6,17 +6,8 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
 import type { WorkspacesService } from '../workspaces/workspaces-service';
-import {
-  assertSafeUrl,
-  keyHint,
-  NetError,
-  sameOrigin,
-  splitUserinfo,
-  userinfoContext,
-  type ModelAccess,
-  type SecretBox,
-  type UrlPolicy,
-} from '@atelier/runtime';
+import { keyHint, userinfoContext, type ModelAccess, type SecretBox } from '@atelier/metering';
+import { assertSafeUrl, NetError, sameOrigin, splitUserinfo, type UrlPolicy } from '@atelier/net';
 
 type ProviderRow = typeof providers.$inferSelect;
 

@@ -2,23 +2,17 @@ import { models, providers, type Db } from '@atelier/db';
 import { withUserinfo, type UrlPolicy } from '@atelier/net';
 import { createAdapters, type ProviderAdapters, type ProviderConfig } from '@atelier/providers';
 import { and, eq } from 'drizzle-orm';
-import { RuntimeError } from '../errors';
-import type { SecretBox } from '../security/secret-box';
+import { MeteringError } from './errors';
+import type { MeterTarget, ProviderRow } from './inference-log';
+import type { SecretBox } from './secret-box';
 
-export type ModelRow = typeof models.$inferSelect;
-export type ProviderRow = typeof providers.$inferSelect;
-export interface ModelTarget {
-  model: ModelRow;
-  provider: ProviderRow;
-}
+/** A model of a workspace with its provider (what a metered call runs on). */
+export type ModelTarget = MeterTarget;
 
 const ADAPTER_CACHE_SIZE = 256;
 
 /** The sealing context of a provider's base-URL credentials (its API key's is the bare id). */
 export const userinfoContext = (providerId: string) => `${providerId}:base_url`;
-
-// Pricing is metering's (@atelier/metering); re-exported for the runtime's importers.
-export { pricingOf } from '@atelier/metering';
 
 /**
  * Reaching a workspace's models: the provider's config with its key decrypted, and its adapters.
@@ -75,7 +69,7 @@ export function createModelAccess(deps: {
       )
       .limit(1);
     if (!row) {
-      throw new RuntimeError(
+      throw new MeteringError(
         404,
         'model_not_found',
         `The model ${modelId} does not exist in this workspace; choose another model.`,
