@@ -1,0 +1,90 @@
+import type { Db } from '@atelier/db';
+import pg from 'pg';
+
+export type QueryFn = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
+
+/** The little a store needs from a database: parameterized queries and transactions on one connection. */
+export interface SqlClient {
+  query: QueryFn;
+  transaction<T>(fn: (query: QueryFn) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+interface PgliteLike {
+  query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+  transaction<T>(
+    fn: (tx: { query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }> }) => Promise<T>,
+  ): Promise<T>;
+}
+
+function isPool(value: unknown): value is pg.Pool {
+  return (
+    value instanceof pg.Pool ||
+    (typeof value === 'object' && value !== null && 'connect' in value && 'totalCount' in value)
+  );
+}
+
+function isPglite(value: unknown): value is PgliteLike {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'transaction' in value &&
+    'query' in value &&
+    'exec' in value
+  );
+}
+
+export function poolClient(pool: pg.Pool, owned: boolean): SqlClient {
+  return {
+    query: async <T>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as T[],
+    transaction: async (fn) => {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(
+          async <T>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as T[],
+        );
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: async () => {
+      if (owned) await pool.end();
+    },
+  };
+}
+
+export function pgliteClient(db: PgliteLike): SqlClient {
+  return {
+    query: async <T>(text: string, params?: unknown[]) => (await db.query(text, params)).rows as T[],
+    transaction: (fn) =>
+      db.transaction((tx) =>
+        fn(async <T>(text: string, params?: unknown[]) => (await tx.query(text, params)).rows as T[]),
+      ),
+    close: async () => undefined,
+  };
+}
+
+/** A store's database: Atelier's drizzle `Db` (PostgreSQL pool or PGlite), a `pg.Pool`, or a ready `SqlClient`. */
+export type SqlSource = Db | pg.Pool | SqlClient;
+
+export function toSqlClient(source: SqlSource): SqlClient {
+  if (isPool(source)) return poolClient(source, false);
+  if (
+    'transaction' in source &&
+    'close' in source &&
+    !('$client' in source) &&
+    typeof source.query === 'function'
+  ) {
+    return source as SqlClient;
+  }
+  const driver = (source as { $client?: unknown }).$client;
+  if (isPool(driver)) return poolClient(driver, false);
+  if (isPglite(driver)) return pgliteClient(driver);
+  throw new TypeError('A vector store needs a drizzle Db over pg or PGlite, a pg.Pool, or a SqlClient');
+}
