@@ -9,7 +9,11 @@ async function probeVector(): Promise<string | undefined> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
+    // The store's own lock: test files on parallel workers create the extension once, not racing.
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock(727501417)');
     await client.query('CREATE EXTENSION IF NOT EXISTS vector');
+    await client.query('COMMIT');
     return undefined;
   } catch (error) {
     return `CREATE EXTENSION vector failed: ${(error as Error).message}`;
