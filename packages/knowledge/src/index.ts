@@ -1,2 +1,2 @@
 // The knowledge capability: vector stores behind one interface, document parsing, ingestion, retrieval.
-export {};
+export * from './parse/index';
