@@ -178,6 +178,16 @@ describe('parseDocument: type detection by content', () => {
     expect(doc.pages?.[0]).toBe(SENTENCE);
   });
 
+  it('a text that merely mentions %PDF- stays text; a PDF behind a little junk is still a PDF', async () => {
+    const note = await parseDocument({
+      data: strToU8('Headers look like %PDF-1.7 in a PDF.'),
+      filename: 'note.txt',
+    });
+    expect(note.type).toBe('txt');
+    const junk = new Uint8Array([...strToU8('junk\n'), ...bytes('sample.pdf')]);
+    expect((await parseDocument({ data: junk, filename: 'scan.pdf' })).metadata.pages).toBe(2);
+  });
+
   it('a PPTX named .docx is parsed as a PPTX (the inner parts decide)', async () => {
     const doc = await parseDocument({ data: bytes('sample.pptx'), filename: 'deck.docx' });
     expect(doc.type).toBe('pptx');

@@ -46,8 +46,13 @@ const OTHER_MAGIC: readonly [string, number[]][] = [
 
 const startsWith = (data: Uint8Array, bytes: number[]) => bytes.every((b, i) => data[i] === b);
 
-/** `%PDF-` within the first KB (pdf.js accepts a little junk before the header, as do readers). */
-const isPdf = (data: Uint8Array) => Buffer.from(data.subarray(0, 1024)).includes('%PDF-');
+/**
+ * A PDF starts with `%PDF-`; readers (and pdf.js) accept a little junk before it, so when the name
+ * says PDF the header may sit anywhere in the first KB (a text merely mentioning `%PDF-` stays text).
+ */
+const isPdf = (data: Uint8Array, claimedPdf: boolean) =>
+  startsWith(data, [0x25, 0x50, 0x44, 0x46, 0x2d]) ||
+  (claimedPdf && Buffer.from(data.subarray(0, 1024)).includes('%PDF-'));
 const isZip = (data: Uint8Array) =>
   startsWith(data, [0x50, 0x4b, 0x03, 0x04]) || startsWith(data, [0x50, 0x4b, 0x05, 0x06]);
 
@@ -77,7 +82,7 @@ export async function detectType(
   const mime = mimeType?.split(';')[0]?.trim().toLowerCase();
   const claimed = EXTENSIONS[ext] ?? (mime ? MIME_TYPES[mime] : undefined);
 
-  if (isPdf(data)) return 'pdf';
+  if (isPdf(data, claimed === 'pdf')) return 'pdf';
   if (isZip(data)) {
     const kind = await zipKind(data, limits);
     if (kind) return kind;
