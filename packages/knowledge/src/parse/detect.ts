@@ -1,0 +1,114 @@
+import { extname } from 'node:path';
+import { unreadable, unsupported } from './errors';
+import type { DocumentType, ParseLimits } from './types';
+import { ZipArchive } from './zip';
+
+/** Accepted extensions (lower case, with the dot). */
+export const EXTENSIONS: Readonly<Record<string, DocumentType>> = {
+  '.pdf': 'pdf',
+  '.docx': 'docx',
+  '.pptx': 'pptx',
+  '.odt': 'odt',
+  '.md': 'markdown',
+  '.markdown': 'markdown',
+  '.csv': 'csv',
+  '.json': 'json',
+  '.html': 'html',
+  '.htm': 'html',
+  '.txt': 'txt',
+};
+
+const MIME_TYPES: Readonly<Record<string, DocumentType>> = {
+  'application/pdf': 'pdf',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
+  'application/vnd.oasis.opendocument.text': 'odt',
+  'text/markdown': 'markdown',
+  'text/x-markdown': 'markdown',
+  'text/csv': 'csv',
+  'application/json': 'json',
+  'text/html': 'html',
+  'text/plain': 'txt',
+};
+
+const BINARY_TYPES: ReadonlySet<DocumentType> = new Set(['pdf', 'docx', 'pptx', 'odt']);
+
+/** Other binary formats worth naming when one arrives under a wrong name. */
+const OTHER_MAGIC: readonly [string, number[]][] = [
+  ['PNG image', [0x89, 0x50, 0x4e, 0x47]],
+  ['JPEG image', [0xff, 0xd8, 0xff]],
+  ['GIF image', [0x47, 0x49, 0x46, 0x38]],
+  ['gzip archive', [0x1f, 0x8b]],
+  ['legacy Office (OLE) file', [0xd0, 0xcf, 0x11, 0xe0]],
+  ['RAR archive', [0x52, 0x61, 0x72, 0x21]],
+  ['7z archive', [0x37, 0x7a, 0xbc, 0xaf]],
+];
+
+const startsWith = (data: Uint8Array, bytes: number[]) => bytes.every((b, i) => data[i] === b);
+
+/**
+ * A PDF starts with `%PDF-`; readers (and pdf.js) accept a little junk before it, so when the name
+ * says PDF the header may sit anywhere in the first KB (a text merely mentioning `%PDF-` stays text).
+ */
+const isPdf = (data: Uint8Array, claimedPdf: boolean) =>
+  startsWith(data, [0x25, 0x50, 0x44, 0x46, 0x2d]) ||
+  (claimedPdf && Buffer.from(data.subarray(0, 1024)).includes('%PDF-'));
+const isZip = (data: Uint8Array) =>
+  startsWith(data, [0x50, 0x4b, 0x03, 0x04]) || startsWith(data, [0x50, 0x4b, 0x05, 0x06]);
+
+/** Which office format a ZIP holds, from its inner parts. */
+async function zipKind(data: Uint8Array, limits: ParseLimits): Promise<DocumentType | undefined> {
+  const zip = ZipArchive.open(data, limits);
+  if (zip.has('word/document.xml')) return 'docx';
+  if (zip.has('ppt/presentation.xml')) return 'pptx';
+  const mimetype = zip.has('mimetype') ? (await zip.readText('mimetype'))?.trim() : undefined;
+  if (mimetype === 'application/vnd.oasis.opendocument.text') return 'odt';
+  if (mimetype === undefined && zip.has('content.xml') && zip.has('META-INF/manifest.xml')) return 'odt';
+  return undefined;
+}
+
+/**
+ * The document type: the content decides when it is recognisable (a PDF named `.txt` is read as a PDF,
+ * a pptx named `.docx` as a pptx), else the extension, else the MIME type. Refuses other ZIPs and
+ * binaries (415), and a PDF/Office name whose content is neither PDF nor ZIP (422).
+ */
+export async function detectType(
+  data: Uint8Array,
+  filename: string,
+  mimeType: string | undefined,
+  limits: ParseLimits,
+): Promise<DocumentType> {
+  const ext = extname(filename).toLowerCase();
+  const mime = mimeType?.split(';')[0]?.trim().toLowerCase();
+  const claimed = EXTENSIONS[ext] ?? (mime ? MIME_TYPES[mime] : undefined);
+
+  if (isPdf(data, claimed === 'pdf')) return 'pdf';
+  if (isZip(data)) {
+    const kind = await zipKind(data, limits);
+    if (kind) return kind;
+    if (claimed && BINARY_TYPES.has(claimed) && claimed !== 'pdf') {
+      throw unreadable(`a ZIP archive without the parts of a ${claimed.toUpperCase()} document`);
+    }
+    throw unsupported('a ZIP archive that is not a DOCX, PPTX or ODT document');
+  }
+  if (claimed && BINARY_TYPES.has(claimed)) {
+    throw unreadable(
+      `not a readable ${claimed.toUpperCase()} (its content is not ${claimed === 'pdf' ? 'a PDF' : 'a ZIP archive'})`,
+    );
+  }
+  const other = OTHER_MAGIC.find(([, magic]) => startsWith(data, magic));
+  if (other) throw unsupported(`${other[0]}s are not supported documents`);
+  if (!claimed) {
+    throw unsupported(
+      `unsupported document type${ext ? ` "${ext}"` : ''}${mime ? ` (${mime})` : ''}; accepted: ${Object.keys(EXTENSIONS).join(' ')}`,
+    );
+  }
+  if (
+    data.subarray(0, 8192).includes(0) &&
+    !(data[0] === 0xff && data[1] === 0xfe) &&
+    !(data[0] === 0xfe && data[1] === 0xff)
+  ) {
+    throw unsupported(`binary content is not a ${claimed} document`);
+  }
+  return claimed;
+}

@@ -1,0 +1,115 @@
+import { posix } from 'node:path';
+import { zipSync } from 'fflate';
+import mammoth from 'mammoth';
+import { unreadable } from './errors';
+import type { DocumentSection, FormatParser } from './types';
+import { elementsOf, firstText, paragraphsOf, parseXml, tidy } from './xml';
+import { ZipArchive } from './zip';
+
+/** `dc:title` from an OOXML core-properties or ODF meta part, when there is one. */
+async function titleFrom(zip: ZipArchive, part: string): Promise<string | undefined> {
+  const xml = await zip.readText(part);
+  const title = xml && firstText(parseXml(xml), 'dc:title')?.trim();
+  return title || undefined;
+}
+
+/**
+ * DOCX with mammoth. mammoth inflates the archive itself (JSZip), so it is handed a copy rebuilt from
+ * entries this module already inflated within the zip-bomb limits, stored without compression.
+ */
+export const parseDocx: FormatParser = async ({ data, limits }) => {
+  const zip = ZipArchive.open(data, limits);
+  if (!zip.has('word/document.xml')) throw unreadable('DOCX without word/document.xml');
+  const checked = zipSync(await zip.readAll(), { level: 0 });
+  const result = await mammoth.extractRawText({
+    buffer: Buffer.from(checked.buffer, checked.byteOffset, checked.byteLength),
+  });
+  const paragraphs = result.value
+    .split(/\n{2,}/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const title = await titleFrom(zip, 'docProps/core.xml');
+  const warnings = result.messages.slice(0, 5).map((m) => m.message);
+  return {
+    text: paragraphs.join('\n\n'),
+    sections: paragraphs.map((text) => ({ text })),
+    metadata: {
+      ...(title ? { title } : {}),
+      paragraphs: paragraphs.length,
+      bytes: data.byteLength,
+      ...(warnings.length ? { warnings } : {}),
+    },
+  };
+};
+
+const PPTX_TEXT = {
+  paragraphs: new Set(['a:p']),
+  inline: { 'a:br': () => '\n', 'a:tab': () => '\t' },
+};
+
+/** The slide parts in presentation order (`p:sldIdLst`), else by their file number. */
+async function slideParts(zip: ZipArchive): Promise<string[]> {
+  const presentation = await zip.readText('ppt/presentation.xml');
+  const rels = await zip.readText('ppt/_rels/presentation.xml.rels');
+  if (presentation && rels) {
+    const targets = new Map(elementsOf(parseXml(rels), 'Relationship').map((r) => [r.Id, r.Target]));
+    const ordered = elementsOf(parseXml(presentation), 'p:sldId')
+      .map((s) => targets.get(s['r:id'] ?? ''))
+      .filter((t): t is string => !!t)
+      .map((t) => (t.startsWith('/') ? t.slice(1) : posix.normalize(posix.join('ppt', t))))
+      .filter((part) => zip.has(part));
+    if (ordered.length) return ordered;
+  }
+  const number = (name: string) => Number(/slide(\d+)\.xml$/.exec(name)?.[1]);
+  return [...zip.entries.keys()]
+    .filter((name) => /^ppt\/slides\/slide\d+\.xml$/.test(name))
+    .sort((a, b) => number(a) - number(b));
+}
+
+/** PPTX: the text of every slide (its `a:p` paragraphs), one section per slide in presentation order. */
+export const parsePptx: FormatParser = async ({ data, limits }) => {
+  const zip = ZipArchive.open(data, limits);
+  if (!zip.has('ppt/presentation.xml')) throw unreadable('PPTX without ppt/presentation.xml');
+  const sections: DocumentSection[] = [];
+  for (const part of await slideParts(zip)) {
+    const xml = (await zip.readText(part)) ?? '';
+    const lines = paragraphsOf(parseXml(xml), PPTX_TEXT)
+      .map((p) => tidy(p.text))
+      .filter(Boolean);
+    sections.push({ title: `Slide ${sections.length + 1}`, text: lines.join('\n') });
+  }
+  const title = await titleFrom(zip, 'docProps/core.xml');
+  return {
+    text: sections.map((s) => s.text).join('\n\n'),
+    sections,
+    metadata: { ...(title ? { title } : {}), slides: sections.length, bytes: data.byteLength },
+  };
+};
+
+const ODT_TEXT = {
+  paragraphs: new Set(['text:p', 'text:h']),
+  inline: {
+    'text:s': (a: Record<string, string>) => ' '.repeat(Math.min(Number(a['text:c'] ?? 1) || 1, 100)),
+    'text:tab': () => '\t',
+    'text:line-break': () => '\n',
+  },
+  // Tracked deletions and annotations are not part of the document's text.
+  skip: new Set(['text:tracked-changes', 'office:annotation', 'text:note-citation']),
+};
+
+/** ODT: the paragraphs and headings of content.xml, in order; the title from meta.xml. */
+export const parseOdt: FormatParser = async ({ data, limits }) => {
+  const zip = ZipArchive.open(data, limits);
+  const content = await zip.readText('content.xml');
+  if (content === undefined) throw unreadable('ODT without content.xml');
+  const body = parseXml(content);
+  const paragraphs = paragraphsOf(body, ODT_TEXT)
+    .map((p) => ({ heading: p.tag === 'text:h', text: tidy(p.text) }))
+    .filter((p) => p.text);
+  const title = await titleFrom(zip, 'meta.xml');
+  return {
+    text: paragraphs.map((p) => p.text).join('\n\n'),
+    sections: paragraphs.map((p) => (p.heading ? { title: p.text, text: p.text } : { text: p.text })),
+    metadata: { ...(title ? { title } : {}), paragraphs: paragraphs.length, bytes: data.byteLength },
+  };
+};

@@ -1,0 +1,144 @@
+import { parse as parseCsvStream } from 'csv-parse';
+import { convert } from 'html-to-text';
+import { unreadable } from './errors';
+import type { DocumentSection, FormatParser } from './types';
+
+/** Decodes text: UTF-8 (BOM dropped), UTF-16 when it has a BOM, Windows-1252 when it is not valid UTF-8. */
+export function decodeText(data: Uint8Array): string {
+  if (data[0] === 0xff && data[1] === 0xfe) return new TextDecoder('utf-16le').decode(data);
+  if (data[0] === 0xfe && data[1] === 0xff) return new TextDecoder('utf-16be').decode(data);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(data);
+  } catch {
+    return new TextDecoder('windows-1252').decode(data);
+  }
+}
+
+const normalizeNewlines = (text: string) => text.replace(/\r\n?/g, '\n');
+
+export const parseTxt: FormatParser = async ({ data }) => ({
+  text: normalizeNewlines(decodeText(data)).trim(),
+  metadata: { bytes: data.byteLength },
+});
+
+/** Markdown is kept as written (headings help chunking); sections split at ATX headings outside code fences. */
+export const parseMarkdown: FormatParser = async ({ data }) => {
+  const text = normalizeNewlines(decodeText(data)).trim();
+  const sections: DocumentSection[] = [];
+  let current: DocumentSection = { text: '' };
+  let fence = false;
+  for (const line of text.split('\n')) {
+    if (/^\s{0,3}(```|~~~)/.test(line)) fence = !fence;
+    const heading = fence ? null : /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (heading) {
+      if (current.text.trim() || current.title) sections.push({ ...current, text: current.text.trim() });
+      current = { title: heading[1] ?? '', text: line + '\n' };
+    } else current.text += line + '\n';
+  }
+  if (current.text.trim() || current.title) sections.push({ ...current, text: current.text.trim() });
+  const title = sections.find((s) => s.title)?.title;
+  return { text, sections, metadata: { ...(title ? { title } : {}), bytes: data.byteLength } };
+};
+
+/** The delimiter of the first line: the most frequent of `,` `;` tab `|` outside quotes. */
+function guessDelimiter(text: string): string {
+  const firstLine = text.slice(0, 4096).split('\n', 1)[0] ?? '';
+  const unquoted = firstLine.replace(/"[^"]*"/g, '');
+  let best = ',';
+  let bestCount = 0;
+  for (const d of [',', ';', '\t', '|']) {
+    const count = unquoted.split(d).length - 1;
+    if (count > bestCount) [best, bestCount] = [d, count];
+  }
+  return best;
+}
+
+/**
+ * CSV with csv-parse (streaming, so a large file yields to the event loop between batches): the first
+ * row is the header and every data row becomes `header: value` lines; one section per row.
+ */
+export const parseCsv: FormatParser = async ({ data }) => {
+  const text = decodeText(data);
+  let columns: string[] = [];
+  const sections: DocumentSection[] = [];
+  const parser = parseCsvStream(text, {
+    delimiter: guessDelimiter(text),
+    bom: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    relax_quotes: true,
+  });
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      if (!columns.length) {
+        columns = record.map((name, i) => name.trim() || `column ${i + 1}`);
+        continue;
+      }
+      const lines = record
+        .map((value, i) => [columns[i] ?? `column ${i + 1}`, value.trim()] as const)
+        .filter(([, value]) => value !== '')
+        .map(([name, value]) => `${name}: ${value.replace(/\r?\n/g, ' ')}`);
+      sections.push({ title: `Row ${sections.length + 1}`, text: lines.join('\n') });
+    }
+  } catch (err) {
+    throw unreadable(`not a readable CSV (${err instanceof Error ? err.message : String(err)})`, err);
+  }
+  return {
+    text: sections.map((s) => s.text).join('\n\n'),
+    sections,
+    metadata: { rows: sections.length, columns, bytes: data.byteLength },
+  };
+};
+
+/** JSON flattened to `path: value` lines (`items[0].text: …`), so every value is searchable text. */
+export const parseJson: FormatParser = async ({ data }) => {
+  let value: unknown;
+  try {
+    value = JSON.parse(decodeText(data));
+  } catch (err) {
+    throw unreadable(`not valid JSON (${err instanceof Error ? err.message : String(err)})`, err);
+  }
+  const lines: string[] = [];
+  const walk = (v: unknown, path: string) => {
+    if (Array.isArray(v)) v.forEach((item, i) => walk(item, `${path}[${i}]`));
+    else if (v !== null && typeof v === 'object') {
+      for (const [key, child] of Object.entries(v)) walk(child, path ? `${path}.${key}` : key);
+    } else lines.push(path ? `${path}: ${String(v)}` : String(v));
+  };
+  walk(value, '');
+  const title =
+    value &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    typeof (value as { title?: unknown }).title === 'string'
+      ? (value as { title: string }).title
+      : undefined;
+  return { text: lines.join('\n'), metadata: { ...(title ? { title } : {}), bytes: data.byteLength } };
+};
+
+const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({
+  selector,
+  options: { uppercase: false },
+}));
+
+/** HTML to readable text with html-to-text; scripts, styles and other non-content elements are dropped. */
+export const parseHtml: FormatParser = async ({ data }) => {
+  const html = decodeText(data);
+  const text = convert(html, {
+    wordwrap: false,
+    selectors: [
+      ...HEADINGS,
+      { selector: 'a', options: { ignoreHref: true } },
+      { selector: 'img', format: 'skip' },
+      { selector: 'script', format: 'skip' },
+      { selector: 'style', format: 'skip' },
+      { selector: 'noscript', format: 'skip' },
+      { selector: 'template', format: 'skip' },
+      { selector: 'svg', format: 'skip' },
+      { selector: 'table', options: { uppercaseHeaderCells: false } },
+    ],
+  }).trim();
+  const rawTitle = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
+  const title = rawTitle ? convert(rawTitle, { wordwrap: false }).trim() : undefined;
+  return { text, metadata: { ...(title ? { title } : {}), bytes: data.byteLength } };
+};

@@ -1,0 +1,60 @@
+export type DocumentType = 'pdf' | 'docx' | 'pptx' | 'odt' | 'markdown' | 'csv' | 'json' | 'html' | 'txt';
+
+export interface ParseLimits {
+  /** Largest document accepted, in bytes, checked while reading. Default 50 MB. */
+  maxBytes: number;
+  /** Archives (docx, pptx, odt): most bytes all entries may expand to, counted while inflating. Default 200 MB. */
+  maxUncompressedBytes: number;
+  /** Archives: most entries accepted. Default 10 000. */
+  maxEntries: number;
+}
+
+export const DEFAULT_LIMITS: ParseLimits = {
+  maxBytes: 50 * 1024 * 1024,
+  maxUncompressedBytes: 200 * 1024 * 1024,
+  maxEntries: 10_000,
+};
+
+export interface DocumentSection {
+  /** A heading, slide title or label, when the format has one. */
+  title?: string;
+  text: string;
+}
+
+export interface DocumentMetadata {
+  title?: string;
+  /** PDF pages. */
+  pages?: number;
+  /** CSV data rows (the header row not counted). */
+  rows?: number;
+  /** CSV column names. */
+  columns?: string[];
+  /** PPTX slides. */
+  slides?: number;
+  /** DOCX/ODT paragraphs (headings included). */
+  paragraphs?: number;
+  /** Size of the document as read, in bytes. */
+  bytes: number;
+  /** Parser warnings worth keeping (e.g. unsupported DOCX features), at most a few. */
+  warnings?: string[];
+}
+
+export interface ParsedDocument {
+  type: DocumentType;
+  /** The whole document as plain text (markdown keeps its markup). */
+  text: string;
+  /** PDF: the text of each page, in order. */
+  pages?: string[];
+  /** Slides (pptx), paragraphs (docx, odt), markdown sections, CSV rows. */
+  sections?: DocumentSection[];
+  metadata: DocumentMetadata;
+}
+
+/** What a format parser gets: the document bytes (already size-checked) and the limits. */
+export interface ParseContext {
+  data: Uint8Array;
+  filename: string;
+  limits: ParseLimits;
+}
+
+export type FormatParser = (ctx: ParseContext) => Promise<Omit<ParsedDocument, 'type'>>;

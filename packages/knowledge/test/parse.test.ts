@@ -1,0 +1,420 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { strToU8, unzipSync, zipSync } from 'fflate';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DocumentError, parseDocument, type ParseDocumentInput, type ParsedDocument } from '../src/index';
+
+const SENTENCE = 'The quick brown fox jumps over the lazy dog.';
+const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).pathname;
+const bytes = (name: string) => new Uint8Array(readFileSync(fixture(name)));
+
+/** The DocumentError a parse fails with (fails the test when it resolves or throws anything else). */
+async function refusal(input: ParseDocumentInput): Promise<DocumentError> {
+  const err = await parseDocument(input).then(
+    (doc) => new Error(`parsed as ${doc.type}`),
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(DocumentError);
+  return err as DocumentError;
+}
+
+/** Offsets of the central-directory records of a ZIP (signature PK\1\2). */
+function centralRecords(zip: Uint8Array): number[] {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  const found: number[] = [];
+  for (let i = 0; i + 4 <= zip.byteLength; i++) if (view.getUint32(i, true) === 0x02014b50) found.push(i);
+  return found;
+}
+
+/** A copy of a ZIP whose central directory declares `size` as the uncompressed size of `entry`. */
+function declareSize(zip: Uint8Array, entry: string, size: number): Uint8Array {
+  const copy = new Uint8Array(zip);
+  const view = new DataView(copy.buffer);
+  for (const at of centralRecords(copy)) {
+    const name = new TextDecoder().decode(copy.subarray(at + 46, at + 46 + view.getUint16(at + 28, true)));
+    if (name === entry) view.setUint32(at + 24, size, true);
+  }
+  return copy;
+}
+
+/** The parts of the DOCX fixture, to rebuild it with extra entries. */
+const docxParts = () => {
+  const files: Record<string, Uint8Array> = {};
+  const source = bytes('sample.docx');
+  for (const name of ['[Content_Types].xml', '_rels/.rels', 'word/document.xml'])
+    files[name] = extract(source, name);
+  return files;
+};
+
+/** An entry of one of the test's own, trusted fixtures (fflate's unzipSync is fine for those). */
+const extract = (zip: Uint8Array, entry: string): Uint8Array => unzipSync(zip)[entry] ?? new Uint8Array();
+
+describe('parseDocument: every type', () => {
+  const parse = (name: string) => parseDocument({ path: fixture(name), filename: name });
+
+  it('pdf: text per page, page count and title', async () => {
+    const doc = await parse('sample.pdf');
+    expect(doc.type).toBe('pdf');
+    expect(doc.metadata.pages).toBe(2);
+    expect(doc.pages).toEqual([SENTENCE, 'Second page text.']);
+    expect(doc.text).toContain(SENTENCE);
+    expect(doc.metadata.title).toBe('Fixture PDF');
+  });
+
+  it('docx: paragraphs in order', async () => {
+    const doc = await parse('sample.docx');
+    expect(doc.type).toBe('docx');
+    expect(doc.sections?.map((s) => s.text)).toEqual(['Docx first paragraph.', SENTENCE]);
+    expect(doc.metadata.paragraphs).toBe(2);
+    expect(doc.text).toBe(`Docx first paragraph.\n\n${SENTENCE}`);
+  });
+
+  it('pptx: slides in presentation order (sldIdLst), not file order; entities decoded', async () => {
+    const doc = await parse('sample.pptx');
+    expect(doc.type).toBe('pptx');
+    expect(doc.metadata.slides).toBe(3);
+    expect(doc.sections).toEqual([
+      { title: 'Slide 1', text: 'Slide one title\nOpening & welcome' },
+      { title: 'Slide 2', text: `Slide two title\n${SENTENCE}` },
+      { title: 'Slide 3', text: 'Slide three title' },
+    ]);
+    expect(doc.text.indexOf('Slide one')).toBeLessThan(doc.text.indexOf('Slide two'));
+  });
+
+  it('odt: heading and paragraph from content.xml (text:s is a space), title from meta.xml', async () => {
+    const doc = await parse('sample.odt');
+    expect(doc.type).toBe('odt');
+    expect(doc.text).toBe(`Odt heading\n\n${SENTENCE}`);
+    expect(doc.sections?.[0]).toEqual({ title: 'Odt heading', text: 'Odt heading' });
+    expect(doc.metadata).toMatchObject({ title: 'Fixture ODT', paragraphs: 2 });
+  });
+
+  it('markdown: kept as written, sections at headings, title from the first heading', async () => {
+    const doc = await parse('sample.md');
+    expect(doc.type).toBe('markdown');
+    expect(doc.text).toBe(readFileSync(fixture('sample.md'), 'utf8').trim());
+    expect(doc.sections?.map((s) => s.title)).toEqual(['Fixture Markdown', 'Details']);
+    expect(doc.sections?.[1]?.text).toBe(`## Details\n\n${SENTENCE}`);
+    expect(doc.metadata.title).toBe('Fixture Markdown');
+  });
+
+  it('csv: one "header: value" block per row, rows counted without the header, quoted commas kept', async () => {
+    const doc = await parse('sample.csv');
+    expect(doc.type).toBe('csv');
+    expect(doc.metadata.rows).toBe(3);
+    expect(doc.metadata.columns).toEqual(['name', 'sentence', 'count']);
+    expect(doc.sections?.[0]?.text).toBe(`name: alpha\nsentence: ${SENTENCE}\ncount: 1`);
+    expect(doc.text).toContain('sentence: Comma, inside quotes');
+  });
+
+  it('csv: semicolon-separated files are read too', async () => {
+    const doc = await parseDocument({ data: strToU8('a;b\n1;x y\n2;z\n'), filename: 'semi.csv' });
+    expect(doc.metadata.rows).toBe(2);
+    expect(doc.sections?.[0]?.text).toBe('a: 1\nb: x y');
+  });
+
+  it('json: every value present as a path: value line', async () => {
+    const doc = await parse('sample.json');
+    expect(doc.type).toBe('json');
+    expect(doc.text.split('\n')).toEqual([
+      'title: Fixture JSON',
+      'items[0].id: 1',
+      `items[0].text: ${SENTENCE}`,
+      'items[1].id: 2',
+      'items[1].text: second item',
+    ]);
+    expect(doc.metadata.title).toBe('Fixture JSON');
+  });
+
+  it('html: readable text without script, style or noscript content; title from <title>', async () => {
+    const doc = await parse('sample.html');
+    expect(doc.type).toBe('html');
+    expect(doc.text).toBe(`Html heading\n\n${SENTENCE}`);
+    expect(doc.text).not.toMatch(/SCRIPT_TEXT|NOSCRIPT_TEXT|color: red/);
+    expect(doc.metadata.title).toBe('Fixture HTML');
+  });
+
+  it('txt: as written', async () => {
+    const doc = await parse('sample.txt');
+    expect(doc).toEqual({
+      type: 'txt',
+      text: `Plain text fixture.\n${SENTENCE}`,
+      metadata: { bytes: readFileSync(fixture('sample.txt')).byteLength },
+    });
+  });
+
+  it('the same result from a path, a stream and bytes', async () => {
+    const fromPath = await parse('sample.pptx');
+    const fromStream = await parseDocument({
+      stream: Readable.from([bytes('sample.pptx')]),
+      filename: 'x.pptx',
+    });
+    const fromData = await parseDocument({ data: bytes('sample.pptx'), filename: 'x.pptx' });
+    expect(fromStream).toEqual(fromPath);
+    expect(fromData).toEqual(fromPath);
+  });
+
+  it('text in Windows-1252 (not valid UTF-8) is still read', async () => {
+    const doc = await parseDocument({
+      data: new Uint8Array([0x63, 0x61, 0x66, 0xe9]),
+      filename: 'latin.txt',
+    });
+    expect(doc.text).toBe('café');
+  });
+});
+
+describe('parseDocument: type detection by content', () => {
+  it('a PDF named .txt is parsed as a PDF', async () => {
+    const doc = await parseDocument({
+      data: bytes('sample.pdf'),
+      filename: 'notes.txt',
+      mimeType: 'text/plain',
+    });
+    expect(doc.type).toBe('pdf');
+    expect(doc.pages?.[0]).toBe(SENTENCE);
+  });
+
+  it('a text that merely mentions %PDF- stays text; a PDF behind a little junk is still a PDF', async () => {
+    const note = await parseDocument({
+      data: strToU8('Headers look like %PDF-1.7 in a PDF.'),
+      filename: 'note.txt',
+    });
+    expect(note.type).toBe('txt');
+    const junk = new Uint8Array([...strToU8('junk\n'), ...bytes('sample.pdf')]);
+    expect((await parseDocument({ data: junk, filename: 'scan.pdf' })).metadata.pages).toBe(2);
+  });
+
+  it('a PPTX named .docx is parsed as a PPTX (the inner parts decide)', async () => {
+    const doc = await parseDocument({ data: bytes('sample.pptx'), filename: 'deck.docx' });
+    expect(doc.type).toBe('pptx');
+    expect(doc.metadata.slides).toBe(3);
+  });
+
+  it('a document without a known extension is typed by its MIME type', async () => {
+    const doc = await parseDocument({
+      data: bytes('sample.csv'),
+      filename: 'export',
+      mimeType: 'text/csv; charset=utf-8',
+    });
+    expect(doc.type).toBe('csv');
+    expect(doc.metadata.rows).toBe(3);
+  });
+});
+
+describe('parseDocument: refusals are typed errors', () => {
+  it('unknown type: 415 unsupported_document', async () => {
+    const err = await refusal({ data: strToU8('hello'), filename: 'data.xyz' });
+    expect(err.toJSON()).toMatchObject({ status: 415, code: 'unsupported_document' });
+    expect(err.detail).toContain('.xyz');
+  });
+
+  it('an image named .txt and a ZIP that is no office document: 415', async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+    expect((await refusal({ data: png, filename: 'a.txt' })).status).toBe(415);
+    const zip = zipSync({ 'readme.txt': strToU8('hi') });
+    expect((await refusal({ data: zip, filename: 'archive.zip' })).code).toBe('unsupported_document');
+  });
+
+  it('garbage named .pdf: 422 unreadable_document', async () => {
+    const err = await refusal({ data: strToU8('this is not a pdf at all'), filename: 'report.pdf' });
+    expect(err.toJSON()).toMatchObject({ status: 422, code: 'unreadable_document' });
+  });
+
+  it('a PDF header followed by garbage: 422', async () => {
+    const err = await refusal({ data: strToU8('%PDF-1.7\n' + 'x'.repeat(200)), filename: 'broken.pdf' });
+    expect(err.code).toBe('unreadable_document');
+  });
+
+  it('a truncated DOCX: 422', async () => {
+    const docx = bytes('sample.docx');
+    const err = await refusal({
+      data: docx.subarray(0, Math.floor(docx.byteLength / 2)),
+      filename: 'cut.docx',
+    });
+    expect(err.toJSON()).toMatchObject({ status: 422, code: 'unreadable_document' });
+  });
+
+  it('a DOCX with a corrupted deflate stream: 422', async () => {
+    const docx = new Uint8Array(bytes('sample.docx'));
+    const view = new DataView(docx.buffer);
+    // Overwrite the first entry's compressed data (after its local header) with junk.
+    const start = 30 + view.getUint16(26, true) + view.getUint16(28, true);
+    docx.fill(0xff, start, start + 20);
+    expect((await refusal({ data: docx, filename: 'bad.docx' })).code).toBe('unreadable_document');
+  });
+
+  it('invalid JSON and an empty file: 422', async () => {
+    expect((await refusal({ data: strToU8('{"a": '), filename: 'x.json' })).status).toBe(422);
+    expect((await refusal({ data: new Uint8Array(), filename: 'x.txt' })).status).toBe(422);
+  });
+
+  it('a missing file: 422, not a crash', async () => {
+    expect((await refusal({ path: fixture('no-such-file.txt'), filename: 'no-such-file.txt' })).status).toBe(
+      422,
+    );
+  });
+});
+
+describe('parseDocument: size limit (413), checked while reading', () => {
+  const limits = { maxBytes: 100 * 1024 };
+  const CHUNK = 16 * 1024;
+
+  it('a stream larger than the limit is not read whole', async () => {
+    let produced = 0;
+    let closed = false;
+    async function* endless() {
+      try {
+        for (let i = 0; i < 1000; i++) {
+          produced += CHUNK;
+          yield new Uint8Array(CHUNK).fill(0x61);
+        }
+      } finally {
+        closed = true;
+      }
+    }
+    const err = await refusal({ stream: endless(), filename: 'big.txt', limits });
+    expect(err.toJSON()).toMatchObject({ status: 413, code: 'document_too_large' });
+    // Stopped at the first chunk past the limit, out of 16 MB on offer, and the source was closed.
+    expect(produced).toBe(Math.ceil((limits.maxBytes + 1) / CHUNK) * CHUNK);
+    expect(closed).toBe(true);
+  });
+
+  it('a Node stream past the limit is destroyed', async () => {
+    let pulled = 0;
+    const stream = new Readable({
+      highWaterMark: CHUNK,
+      read() {
+        pulled += CHUNK;
+        this.push(new Uint8Array(CHUNK).fill(0x61));
+      },
+    });
+    expect((await refusal({ stream, filename: 'big.txt', limits })).status).toBe(413);
+    expect(stream.destroyed).toBe(true);
+    // Node reads ahead a little (its buffer), not the unbounded rest.
+    expect(pulled).toBeLessThanOrEqual(limits.maxBytes + 4 * CHUNK);
+  });
+
+  describe('files on disk', () => {
+    let dir = '';
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'kn-parse-'));
+    });
+    afterAll(async () => {
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    it('a file over the limit is refused; one at the limit is read', async () => {
+      const path = join(dir, 'big.txt');
+      await writeFile(path, 'a'.repeat(limits.maxBytes + 1));
+      expect((await refusal({ path, filename: 'big.txt', limits })).code).toBe('document_too_large');
+      await writeFile(path, 'a'.repeat(limits.maxBytes));
+      expect((await parseDocument({ path, filename: 'big.txt', limits })).text).toHaveLength(limits.maxBytes);
+    });
+  });
+
+  it('bytes over the limit are refused', async () => {
+    expect(
+      (await refusal({ data: bytes('sample.pdf'), filename: 'a.pdf', limits: { maxBytes: 100 } })).status,
+    ).toBe(413);
+  });
+});
+
+describe('parseDocument: zip bombs', () => {
+  it('an entry declaring a huge uncompressed size is refused before inflating', async () => {
+    const bomb = declareSize(bytes('sample.docx'), 'word/document.xml', 0xfffffff0);
+    const err = await refusal({ data: bomb, filename: 'bomb.docx' });
+    expect(err.toJSON()).toMatchObject({ status: 413, code: 'document_too_large' });
+    expect(err.detail).toMatch(/expands beyond/);
+  });
+
+  it('too many entries is refused', async () => {
+    const files = docxParts();
+    for (let i = 0; i < 50; i++) files[`word/media/pad${i}.xml`] = strToU8('<x/>');
+    const err = await refusal({ data: zipSync(files), filename: 'many.docx', limits: { maxEntries: 20 } });
+    expect(err.status).toBe(413);
+    expect(err.detail).toMatch(/53 entries/);
+  });
+
+  const zerosDocx = () => {
+    const files = docxParts();
+    files['word/media/zeros.bin'] = new Uint8Array(4 * 1024 * 1024); // 4 MB of zeros deflate to ~4 KB
+    return zipSync(files, { level: 9 });
+  };
+
+  it('a small archive that truly inflates past the limit is stopped (and parses under a larger limit)', async () => {
+    const docx = zerosDocx();
+    expect(docx.byteLength).toBeLessThan(64 * 1024);
+    const err = await refusal({
+      data: docx,
+      filename: 'zeros.docx',
+      limits: { maxUncompressedBytes: 1024 * 1024 },
+    });
+    expect(err.code).toBe('document_too_large');
+    const doc = await parseDocument({
+      data: docx,
+      filename: 'zeros.docx',
+      limits: { maxUncompressedBytes: 8 * 1024 * 1024 },
+    });
+    expect(doc.text).toContain(SENTENCE);
+  });
+
+  it('an entry lying about its size (declares 100 bytes) is stopped by counting the inflated bytes', async () => {
+    const liar = declareSize(zerosDocx(), 'word/media/zeros.bin', 100);
+    const err = await refusal({
+      data: liar,
+      filename: 'liar.docx',
+      limits: { maxUncompressedBytes: 1024 * 1024 },
+    });
+    expect(err.code).toBe('document_too_large');
+    // Within the limit the lie is still caught: the entry is not the size it declares.
+    const within = await refusal({
+      data: liar,
+      filename: 'liar.docx',
+      limits: { maxUncompressedBytes: 8 * 1024 * 1024 },
+    });
+    expect(within.toJSON()).toMatchObject({
+      status: 422,
+      detail: expect.stringMatching(/not the size it declares/),
+    });
+  });
+
+  it('pptx and odt go through the same limits', async () => {
+    for (const name of ['sample.pptx', 'sample.odt']) {
+      const err = await refusal({ data: bytes(name), filename: name, limits: { maxUncompressedBytes: 100 } });
+      expect(err.code).toBe('document_too_large');
+    }
+  });
+});
+
+describe('parseDocument: a long PDF does not hold the event loop', () => {
+  it('the loop gets turns between pages', async () => {
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    for (let i = 1; i <= 30; i++)
+      pdf.addPage([200, 100]).drawText(`Page ${i} text`, { x: 10, y: 50, size: 10, font });
+    const data = await pdf.save();
+
+    // Count turns of the loop's check phase while the parse runs: no timing, only interleaving.
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      if (!running) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    let doc: ParsedDocument;
+    try {
+      doc = await parseDocument({ data, filename: 'long.pdf' });
+    } finally {
+      running = false;
+    }
+    expect(doc.metadata.pages).toBe(30);
+    expect(doc.pages?.[29]).toBe('Page 30 text');
+    expect(turns).toBeGreaterThanOrEqual(30);
+  });
+});
