@@ -72,6 +72,11 @@ export async function startApi(env: NodeJS.ProcessEnv, extraArgs: string[] = [])
       LOG_LEVEL: 'warn',
       MONTHLY_CREDITS: '100000000',
       LOGIN_RATE_PER_IP_PER_MINUTE: '100000',
+      // A bench is one user sending thousands of calls: the per-user limits of the costly routes would
+      // measure the limiter, not the product.
+      CHAT_MESSAGES_PER_USER_PER_MINUTE: '100000000',
+      RUNS_PER_USER_PER_MINUTE: '100000000',
+      MODEL_CALLS_PER_USER_PER_MINUTE: '100000000',
       ...env,
     },
     join(root, 'apps', 'api'),
