@@ -1,15 +1,8 @@
 import type { ModelType, ProviderKind, ProviderKindInfo } from '@atelier/schemas';
+import { modelTypes } from '@atelier/schemas/constants';
 
-const ALL_OPENAI: ModelType[] = [
-  'llm',
-  'llm-multimodal',
-  'ocr',
-  'text-to-image',
-  'text-to-video',
-  'speech-to-text',
-  'text-to-speech',
-  'text-embeddings',
-];
+/** Every model type but rerank, which OpenAI-shaped APIs do not offer. */
+const ALL_OPENAI: ModelType[] = modelTypes.filter((type) => type !== 'rerank');
 
 /** What each kind of provider needs and offers. */
 export const PROVIDER_KINDS: Record<ProviderKind, ProviderKindInfo> = {
