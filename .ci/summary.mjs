@@ -8,7 +8,7 @@ const passes = existsSync(saved) ? JSON.parse(readFileSync(saved, 'utf8')) : {};
 const mode = process.argv[2];
 
 if (mode === '--pass') {
-  const counts = { passed: 0, failed: 0, skipped: 0 };
+  const counts = { passed: 0, failed: 0, skipped: 0, failures: [] };
   for (const group of ['apps', 'packages']) {
     for (const name of readdirSync(group)) {
       for (const report of ['vitest.json', 'vitest-e2e.json']) {
@@ -18,6 +18,15 @@ if (mode === '--pass') {
         counts.passed += r.numPassedTests;
         counts.failed += r.numFailedTests;
         counts.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+        for (const file of r.testResults ?? []) {
+          for (const test of file.assertionResults ?? []) {
+            if (test.status !== 'failed') continue;
+            const where = `${group}/${name}/${file.name.split(`/${group}/${name}/`).pop()}`;
+            counts.failures.push(
+              `${where} > ${test.fullName}: ${(test.failureMessages ?? [])[0]?.split('\n')[0] ?? ''}`,
+            );
+          }
+        }
         console.log(
           `${process.argv[3]}: ${group}/${name} ${report}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`,
         );
@@ -33,6 +42,7 @@ if (mode === '--pass') {
   const total = { passed: 0, failed: 0, skipped: 0 };
   for (const [name, counts] of Object.entries(passes)) {
     console.log(`${name} pass: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+    for (const failure of counts.failures ?? []) console.log(`  failed: ${failure.slice(0, 400)}`);
     for (const key of Object.keys(total)) total[key] += counts[key];
   }
   console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);

@@ -1,124 +1,239 @@
-// bench/chat-stream: how much latency Atelier adds to a streamed answer. The same fake provider is
-// called directly and through Atelier's simple-chat stream, with 1, 50 and 200 streams in flight;
-// we compare time to first token (TTFT) and the gaps between tokens. Last line: one JSON object.
+// bench/chat-stream: chat answers per second at bursts of 1, 10, 50 and 200 concurrent streams (every
+// client starting together, each in a conversation of its own), for a published simple chatbot and a
+// chatflow (input -> LLM -> output, the Quick Start template), beside the same fake provider called
+// directly, in one run. The fake answers like a hosted model: 20 tokens, the first after 20 ms, then one
+// every 5 ms. Setup: the embedded default (PGlite), or PostgreSQL + Redis when DATABASE_URL and
+// REDIS_URL are both set.
 //
-// Load shape. "N concurrent streams" is measured as a sustained load: N clients, their starts spread
-// over one answer's length, each asking again as soon as its answer ends, for LOAD_SECONDS. That is
-// how a busy chat service sees 200 concurrent conversations. A separate burst run opens 200 streams
-// in the same millisecond, which measures how fast a queue of 200 waiting requests is drained (CPU
-// per request) rather than the latency a stream sees; it is printed too, and reported as burst_*.
-import { api, firstLine, login, root, start, startApi, stopAll } from '../shared/processes';
-import { percentile, readEvents, type StreamTimes } from '../shared/stats';
+// For each burst: answers/s (streams / time from the first request to the last answer's end), its
+// ratio to direct at the same burst, time to first token p50/p99, whole answer p50, the API's CPU per
+// answer (utime + stime of its process, from /proc) and its peak RSS while the burst ran; on the
+// embedded default the database's own process is measured too (db_cpu, db_rss). Each burst is run
+// ROUNDS times: the best round's answers/s is kept (the machine is shared; the best round is the one
+// least disturbed), latencies over all rounds. Last line: one JSON object (simple_ratio_200,
+// chatflow_ratio_200, ttft_over_total_50, ...) for the setup it ran.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { api, launchApi, login, root, start, stopAll, firstLine } from '../shared/processes';
+import { percentile } from '../shared/stats';
 
-const LEVELS = (process.env.BENCH_LEVELS ?? '1,50,200').split(',').map(Number);
-const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
-/** 50 tokens a second per stream, a usual pace for hosted models. */
-const TOKEN_DELAY_MS = 20;
-const STORY =
-  'please tell me a short story about a lighthouse keeper who finds a message in a bottle on a stormy night';
-/** The fake answers "Echo: " + the question, one word per token: about 100 tokens, two seconds. */
-const QUESTION = Array.from({ length: 5 }, () => STORY).join(' ');
-const ANSWER_MS = (QUESTION.split(' ').length + 1) * TOKEN_DELAY_MS;
+const LEVELS = (process.env.BENCH_LEVELS ?? '1,10,50,200').split(',').map(Number);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** BENCH_PATHS=chatflow (say) measures one path only (beside direct): for a profile of it. */
+const PATHS = (process.env.BENCH_PATHS ?? 'simple,chatflow').split(',');
+const FIRST_TOKEN_MS = 20;
+const TOKEN_MS = 5;
+const postgres = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
+/** 19 words: the fake answers "Echo:" and them, one word per token: 20 tokens. */
+const QUESTION = 'tell me a short story about a lighthouse keeper who finds a message in a bottle at night';
+const ANSWER = `Echo: ${QUESTION}`;
 
-async function direct(fakeUrl: string): Promise<StreamTimes> {
+interface Stream {
+  ttft: number;
+  total: number;
+  text: string;
+}
+
+/** Reads an SSE body: calls `onData` with each `data:` payload. */
+async function readSse(res: Response, onData: (data: string) => void): Promise<void> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let cut;
+    while ((cut = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      for (const line of block.split('\n')) if (line.startsWith('data: ')) onData(line.slice(6));
+    }
+  }
+}
+
+/** One streamed answer: `pieceOf` picks a token's text out of an event (undefined for other events). */
+async function streamOf(
+  request: () => Promise<Response>,
+  pieceOf: (data: string) => string | undefined,
+): Promise<Stream> {
   const started = performance.now();
-  const res = await fetch(`${fakeUrl}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { authorization: 'Bearer test-key', 'content-type': 'application/json' },
-    body: JSON.stringify({
-      model: 'gpt-4o-mini',
-      stream: true,
-      messages: [{ role: 'user', content: QUESTION }],
-    }),
-  });
-  const times: StreamTimes = { ttft: NaN, gaps: [], text: '' };
-  let last = 0;
-  await readEvents(res, (data, at) => {
+  const res = await request();
+  if (!res.ok) throw new Error(`stream refused: ${res.status} ${await res.text()}`);
+  const times: Stream = { ttft: NaN, total: NaN, text: '' };
+  await readSse(res, (data) => {
     if (data === '[DONE]') return;
-    const piece = (JSON.parse(data) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta
-      ?.content;
+    const piece = pieceOf(data);
     if (!piece) return;
-    if (Number.isNaN(times.ttft)) times.ttft = at - started;
-    else times.gaps.push(at - last);
-    last = at;
+    if (Number.isNaN(times.ttft)) times.ttft = performance.now() - started;
     times.text += piece;
   });
+  times.total = performance.now() - started;
+  if (times.text !== ANSWER) throw new Error(`an answer came back wrong: ${JSON.stringify(times.text)}`);
   return times;
 }
 
-async function viaAtelier(base: string, token: string, conversationId: string): Promise<StreamTimes> {
-  const started = performance.now();
-  const res = await fetch(`${base}/chat-interface/conversations/${conversationId}/simple/message`, {
+const post = (url: string, token: string, body: unknown) =>
+  fetch(url, {
     method: 'POST',
     headers: {
       authorization: `Bearer ${token}`,
       'content-type': 'application/json',
       accept: 'text/event-stream',
     },
-    body: JSON.stringify({ messages: [{ role: 'user', content: QUESTION }] }),
+    body: JSON.stringify(body),
   });
-  if (!res.ok) throw new Error(`stream: ${res.status} ${await res.text()}`);
-  const times: StreamTimes = { ttft: NaN, gaps: [], text: '' };
-  let last = 0;
-  await readEvents(res, (data, at) => {
-    if (!data.startsWith('{"type":"text"')) return;
-    if (Number.isNaN(times.ttft)) times.ttft = at - started;
-    else times.gaps.push(at - last);
-    last = at;
-    times.text += (JSON.parse(data) as { text: string }).text;
-  });
-  return times;
+
+const direct = (fakeUrl: string) => () =>
+  streamOf(
+    () =>
+      post(`${fakeUrl}/v1/chat/completions`, 'test-key', {
+        model: 'gpt-4o-mini',
+        stream: true,
+        messages: [{ role: 'user', content: QUESTION }],
+      }),
+    (data) =>
+      (JSON.parse(data) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content,
+  );
+
+/** A token of Atelier's stream: `{"type":"text","text":…}` in both the simple chat's and a run's events. */
+const atelierPiece = (data: string) => {
+  const event = JSON.parse(data) as { type?: string; text?: string };
+  return event.type === 'text' ? event.text : undefined;
+};
+
+const simple = (base: string, token: string) => (conversation: string) =>
+  streamOf(
+    () =>
+      post(`${base}/chat-interface/conversations/${conversation}/simple/message`, token, {
+        messages: [{ role: 'user', content: QUESTION }],
+      }),
+    atelierPiece,
+  );
+
+const chatflow = (base: string, token: string) => (conversation: string) =>
+  streamOf(
+    () =>
+      post(`${base}/chat-interface/conversations/${conversation}/chatflow/message`, token, {
+        input_data: { query: QUESTION },
+      }),
+    atelierPiece,
+  );
+
+/** CPU seconds (user + system) and RSS bytes of a process, from /proc (Linux). */
+function sample(pid: number): { cpu: number; rss: number } {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
+    const rssPages = Number(fields[21]); // field 24
+    return { cpu: ticks / 100, rss: rssPages * 4096 };
+  } catch {
+    return { cpu: NaN, rss: NaN };
+  }
 }
 
-interface Summary {
+const childrenOf = (pid: number): number[] => {
+  try {
+    const text = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    return text ? text.split(/\s+/).map(Number) : [];
+  } catch {
+    return [];
+  }
+};
+
+interface Burst {
+  perSecond: number;
   ttft50: number;
   ttft99: number;
-  gap50: number;
-  gap99: number;
-  streams: number;
+  total50: number;
+  apiCpuMs: number;
+  apiRssMb: number;
+  dbCpuMs: number;
+  dbRssMb: number;
 }
 
-function summary(runs: StreamTimes[]): Summary {
-  const ttfts = runs.map((r) => r.ttft);
-  const gaps = runs.flatMap((r) => r.gaps);
+/** N clients started together, ROUNDS times; the processes watched meanwhile. */
+async function burst(
+  n: number,
+  one: (client: number, round: number) => Promise<Stream>,
+  watched: { api: number | null; db: number | null },
+): Promise<Burst> {
+  const runs: Stream[] = [];
+  let best = 0;
+  let cpuApi = 0;
+  let cpuDb = 0;
+  let peakApi = 0;
+  let peakDb = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const api0 = watched.api ? sample(watched.api) : null;
+    const db0 = watched.db ? sample(watched.db) : null;
+    const watch = setInterval(() => {
+      if (watched.api) peakApi = Math.max(peakApi, sample(watched.api).rss);
+      if (watched.db) peakDb = Math.max(peakDb, sample(watched.db).rss);
+    }, 50);
+    const started = performance.now();
+    const answers = await Promise.all(Array.from({ length: n }, (_, i) => one(i, round)));
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(watch);
+    if (watched.api && api0) cpuApi += sample(watched.api).cpu - api0.cpu;
+    if (watched.db && db0) cpuDb += sample(watched.db).cpu - db0.cpu;
+    best = Math.max(best, n / seconds);
+    runs.push(...answers);
+    // Let the writes that follow an answer (batched after [DONE]) land outside the next round.
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const count = n * ROUNDS;
   return {
-    ttft50: percentile(ttfts, 50),
-    ttft99: percentile(ttfts, 99),
-    gap50: percentile(gaps, 50),
-    gap99: percentile(gaps, 99),
-    streams: runs.length,
+    perSecond: best,
+    ttft50: percentile(
+      runs.map((r) => r.ttft),
+      50,
+    ),
+    ttft99: percentile(
+      runs.map((r) => r.ttft),
+      99,
+    ),
+    total50: percentile(
+      runs.map((r) => r.total),
+      50,
+    ),
+    apiCpuMs: watched.api ? (cpuApi * 1000) / count : NaN,
+    apiRssMb: peakApi / 2 ** 20,
+    dbCpuMs: watched.db ? (cpuDb * 1000) / count : NaN,
+    dbRssMb: peakDb / 2 ** 20,
   };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * N clients in flight for LOAD_SECONDS: client i starts i/N of an answer's length after the first and
- * asks again as soon as its answer ends. Each client's first stream (the ramp) is not counted.
- */
-async function sustained(n: number, stream: (client: number) => Promise<StreamTimes>) {
-  const until = performance.now() + ANSWER_MS + LOAD_SECONDS * 1000;
-  const runs: StreamTimes[] = [];
-  await Promise.all(
-    Array.from({ length: n }, async (_, i) => {
-      await sleep((i * ANSWER_MS) / n);
-      for (let round = 0; performance.now() < until; round++) {
-        const times = await stream(i);
-        if (round > 0) runs.push(times);
-      }
-    }),
-  );
-  return runs;
+/** The Quick Start chatflow with its LLM node on `modelId`. */
+async function quickStart(base: string, token: string, modelId: string): Promise<unknown> {
+  const { templates } = await api<{
+    templates: {
+      id: string;
+      configuration: { nodes: { id: string; type: string; data: { fields: unknown } }[] };
+    }[];
+  }>(base, token, 'GET', '/templates');
+  const template = templates.find((t) => t.id === 'simple-chatbot');
+  if (!template) throw new Error('no Quick Start template');
+  for (const node of template.configuration.nodes) {
+    if (node.type === 'llm') node.data.fields = { ...(node.data.fields as object), modelId };
+  }
+  return template.configuration;
 }
 
 async function main() {
-  const fake = start(['fake.ts', String(TOKEN_DELAY_MS)], {}, join(root, 'bench', 'chat-stream'));
+  const fake = start(
+    ['fake.ts', String(TOKEN_MS), String(FIRST_TOKEN_MS)],
+    {},
+    join(root, 'bench', 'chat-stream'),
+  );
   const fakeUrl = await firstLine(fake);
-  const base = await startApi({
-    DATABASE_URL: process.env.DATABASE_URL ?? '',
-    REDIS_URL: process.env.REDIS_URL ?? '',
+  const { base, child } = await launchApi({
+    DATABASE_URL: postgres ? process.env.DATABASE_URL : '',
+    REDIS_URL: postgres ? process.env.REDIS_URL : '',
   });
+  const apiPid = child.pid ?? null;
+  const dbPid = !postgres && apiPid ? (childrenOf(apiPid)[0] ?? null) : null;
 
   const token = await login(base);
   const { workspace_id } = await api<{ workspace_id: string }>(base, token, 'POST', '/workspaces', {
@@ -137,88 +252,116 @@ async function main() {
     model_name: 'gpt-4o-mini',
     model_type: 'llm',
   });
-  const { id: chatbot } = await api<{ id: string }>(base, token, 'POST', '/chatbots', {
+  const { id: simpleBot } = await api<{ id: string }>(base, token, 'POST', '/chatbots', {
     workspace_id,
     name: 'Bench bot',
     type: 'simple',
   });
-  await api(base, token, 'PUT', `/chatbots/${chatbot}/simple/config`, {
+  await api(base, token, 'PUT', `/chatbots/${simpleBot}/simple/config`, {
     instruction: 'Tell stories.',
     model_id,
   });
-  await api(base, token, 'POST', `/chatbots/${chatbot}/publish`);
-  const conversations: string[] = [];
-  for (let i = 0; i < Math.max(...LEVELS); i++) {
-    conversations.push(
-      (
-        await api<{ conversation_id: string }>(base, token, 'POST', '/chat-interface/conversations', {
-          title: `c${i}`,
-          chatbot_id: chatbot,
-        })
-      ).conversation_id,
-    );
-  }
-  // Warm both paths (JIT, connection pools) before measuring.
-  await Promise.all(
-    Array.from({ length: 20 }, (_, i) =>
-      Promise.all([direct(fakeUrl), viaAtelier(base, token, conversations[i]!)]),
-    ),
-  );
-
-  const results: Record<number, { direct: Summary; atelier: Summary }> = {};
-  const row = (n: number | string, name: string, s: Summary) =>
-    console.log(
-      `${String(n).padStart(7)}  ${name.padEnd(7)} ${[s.ttft50, s.ttft99, s.gap50, s.gap99].map((v) => v.toFixed(1).padStart(9)).join('')}  ${s.streams}`,
-    );
-  const added = (a: Summary, d: Summary): Summary => ({
-    ttft50: a.ttft50 - d.ttft50,
-    ttft99: a.ttft99 - d.ttft99,
-    gap50: a.gap50 - d.gap50,
-    gap99: a.gap99 - d.gap99,
-    streams: a.streams,
+  await api(base, token, 'POST', `/chatbots/${simpleBot}/publish`);
+  const { id: flowBot } = await api<{ id: string }>(base, token, 'POST', '/chatbots', {
+    workspace_id,
+    name: 'Bench flow',
+    type: 'chatflow',
   });
-  const check = (runs: StreamTimes[]) => {
-    if (runs.some((r) => !r.text.startsWith('Echo: please tell me')))
-      throw new Error('an answer came back wrong');
-    return runs;
-  };
-  console.log(
-    `db: ${process.env.DATABASE_URL ? 'postgres' : 'pglite'}; ${TOKEN_DELAY_MS} ms between tokens, answers of ${ANSWER_MS} ms; times in ms`,
-  );
-  console.log(`sustained load for ${LOAD_SECONDS} s per path:`);
-  console.log('streams  path      ttft_p50 ttft_p99  gap_p50  gap_p99  measured');
-  for (const n of LEVELS) {
-    const d = summary(check(await sustained(n, () => direct(fakeUrl))));
-    const a = summary(check(await sustained(n, (i) => viaAtelier(base, token, conversations[i]!))));
-    results[n] = { direct: d, atelier: a };
-    row(n, 'direct', d);
-    row(n, 'atelier', a);
-    row(n, 'added', added(a, d));
-  }
-  const top = Math.max(...LEVELS);
-  console.log(`burst: ${top} streams opened at once:`);
-  const bd = summary(check(await Promise.all(Array.from({ length: top }, () => direct(fakeUrl)))));
-  const ba = summary(
-    check(await Promise.all(conversations.slice(0, top).map((c) => viaAtelier(base, token, c)))),
-  );
-  row(top, 'direct', bd);
-  row(top, 'atelier', ba);
-  const burst = added(ba, bd);
-  row(top, 'added', burst);
+  await api(base, token, 'PUT', `/chatbots/${flowBot}/chatflow/config`, {
+    configuration: await quickStart(base, token, model_id),
+  });
+  await api(base, token, 'POST', `/chatbots/${flowBot}/publish`);
 
-  const sustainedTop = added(results[top]!.atelier, results[top]!.direct);
-  const round = (v: number) => Math.round(v * 10) / 10;
+  /** Each stream of a burst in a conversation of its own: new ones for every round. */
+  const conversationsFor = async (bot: string, count: number) => {
+    const made: string[] = [];
+    for (let i = 0; i < count; i += 50) {
+      made.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(50, count - i) }, (_, k) =>
+            api<{ conversation_id: string }>(base, token, 'POST', '/chat-interface/conversations', {
+              title: `c${i + k}`,
+              chatbot_id: bot,
+            }).then((c) => c.conversation_id),
+          ),
+        )),
+      );
+    }
+    return made;
+  };
+
+  // Warm both paths (JIT, connection pools, caches) before measuring.
+  const warm = async (bot: string, ask: (c: string) => Promise<Stream>) =>
+    Promise.all((await conversationsFor(bot, 20)).map(ask));
+  await warm(simpleBot, simple(base, token));
+  await warm(flowBot, chatflow(base, token));
+
+  const setup = postgres ? 'postgres' : 'pglite';
+  const watched = { api: apiPid, db: dbPid };
+  console.log(
+    `setup: ${setup}; fake provider: 20 tokens, first after ${FIRST_TOKEN_MS} ms, then every ${TOKEN_MS} ms; ` +
+      `${ROUNDS} rounds per burst (answers/s: the best round); times in ms, CPU in ms per answer, RSS in MB`,
+  );
+  console.log(
+    'streams  path        answers/s  ratio  ttft_p50 ttft_p99 total_p50  api_cpu api_rss   db_cpu  db_rss',
+  );
+  const results: Record<string, Record<number, Burst>> = { direct: {}, simple: {}, chatflow: {} };
+  const fmt = (v: number, width: number, digits = 1) =>
+    (Number.isNaN(v) ? '-' : v.toFixed(digits)).padStart(width);
+  for (const n of LEVELS) {
+    const simpleConversations = await conversationsFor(simpleBot, n * ROUNDS);
+    const flowConversations = await conversationsFor(flowBot, n * ROUNDS);
+    results.direct![n] = await burst(n, direct(fakeUrl), { api: null, db: null });
+    if (PATHS.includes('simple'))
+      results.simple![n] = await burst(
+        n,
+        (i, round) => simple(base, token)(simpleConversations[round * n + i]!),
+        watched,
+      );
+    if (PATHS.includes('chatflow'))
+      results.chatflow![n] = await burst(
+        n,
+        (i, round) => chatflow(base, token)(flowConversations[round * n + i]!),
+        watched,
+      );
+    for (const path of ['direct', 'simple', 'chatflow'] as const) {
+      const r = results[path]![n];
+      if (!r) continue;
+      const ratio = r.perSecond / results.direct![n]!.perSecond;
+      console.log(
+        `${String(n).padStart(7)}  ${path.padEnd(10)}${fmt(r.perSecond, 10)}${fmt(ratio, 7, 2)}` +
+          `${fmt(r.ttft50, 9)}${fmt(r.ttft99, 9)}${fmt(r.total50, 10)}` +
+          `${fmt(r.apiCpuMs, 9, 2)}${fmt(r.apiRssMb, 8, 0)}${fmt(r.dbCpuMs, 9, 2)}${fmt(r.dbRssMb, 8, 0)}`,
+      );
+    }
+  }
+
+  const round = (v: number | undefined, digits = 3) =>
+    v === undefined || Number.isNaN(v) ? null : Math.round(v * 10 ** digits) / 10 ** digits;
+  const ratioAt = (path: 'simple' | 'chatflow', n: number) =>
+    results[path]![n] && results.direct![n]
+      ? results[path]![n]!.perSecond / results.direct![n]!.perSecond
+      : undefined;
+  const over = (path: 'simple' | 'chatflow', n: number) =>
+    results[path]![n] ? results[path]![n]!.ttft50 / results[path]![n]!.total50 : undefined;
+  const top = Math.max(...LEVELS);
   console.log(
     JSON.stringify({
-      added_ttft_p50_ms: round(sustainedTop.ttft50),
-      added_ttft_p99_ms: round(sustainedTop.ttft99),
-      added_gap_p99_ms: round(sustainedTop.gap99),
-      streams: top,
-      load: 'sustained',
-      burst_added_ttft_p50_ms: round(burst.ttft50),
-      burst_added_ttft_p99_ms: round(burst.ttft99),
-      burst_added_gap_p99_ms: round(burst.gap99),
-      db: process.env.DATABASE_URL ? 'postgres' : 'pglite',
+      setup,
+      simple_ratio_200: round(ratioAt('simple', 200)),
+      chatflow_ratio_200: round(ratioAt('chatflow', 200)),
+      ttft_over_total_50: round(over('simple', 50)),
+      chatflow_ttft_over_total_50: round(over('chatflow', 50)),
+      direct_per_second_200: round(results.direct![200]?.perSecond, 1),
+      simple_api_cpu_ms: round(results.simple![top]?.apiCpuMs, 2),
+      chatflow_api_cpu_ms: round(results.chatflow![top]?.apiCpuMs, 2),
+      api_rss_mb_200: round(
+        Math.max(results.simple![top]?.apiRssMb ?? NaN, results.chatflow![top]?.apiRssMb ?? NaN),
+        0,
+      ),
+      db_rss_mb_200: postgres
+        ? null
+        : round(Math.max(results.simple![top]?.dbRssMb ?? NaN, results.chatflow![top]?.dbRssMb ?? NaN), 0),
     }),
   );
 }

@@ -1,5 +1,5 @@
 // What the benchmarks share: starting Atelier's processes on free ports, waiting for them, calling them.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,9 +19,9 @@ export const freePort = () =>
     });
   });
 
-/** A TypeScript entry point in a process of its own (killed when the benchmark ends). */
-export function start(args: string[], env: NodeJS.ProcessEnv, cwd: string): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+/** Node in a process of its own (killed when the benchmark ends). */
+function spawnNode(args: string[], env: NodeJS.ProcessEnv, cwd: string): ChildProcess {
+  const child = spawn(process.execPath, args, {
     cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -29,6 +29,10 @@ export function start(args: string[], env: NodeJS.ProcessEnv, cwd: string): Chil
   children.push(child);
   return child;
 }
+
+/** A TypeScript entry point in a process of its own (killed when the benchmark ends). */
+export const start = (args: string[], env: NodeJS.ProcessEnv, cwd: string): ChildProcess =>
+  spawnNode(['--import', 'tsx', ...args], env, cwd);
 
 export function stopAll() {
   for (const child of children) child.kill('SIGTERM');
@@ -40,7 +44,8 @@ export const firstLine = (child: ChildProcess) =>
   );
 
 export async function waitFor(url: string) {
-  for (let i = 0; i < 240; i++) {
+  // Up to 6 minutes: a loaded machine starts several processes (and PGlite) slowly.
+  for (let i = 0; i < 720; i++) {
     try {
       if ((await fetch(url)).ok) return;
     } catch {
@@ -53,13 +58,40 @@ export async function waitFor(url: string) {
 
 /** The API in a process of its own, on a fresh data directory; answers its base URL once it is up. */
 export async function startApi(env: NodeJS.ProcessEnv, extraArgs: string[] = []): Promise<string> {
+  return (await launchApi(env, extraArgs)).base;
+}
+
+/**
+ * The API is measured as it runs in production, built JavaScript (`node --conditions=atelier-dist
+ * dist/server.js`, as the Docker image starts it), built once per bench run; BENCH_FROM_SOURCE=1 runs
+ * `src/server.ts` through tsx instead (its loader costs CPU and memory production does not pay).
+ */
+const fromSource = process.env.BENCH_FROM_SOURCE === '1';
+let built = false;
+function apiEntry(): string[] {
+  if (fromSource) return ['--import', 'tsx', 'src/server.ts'];
+  if (!built) {
+    execFileSync('npx', ['-y', 'pnpm@10', 'exec', 'turbo', 'run', 'build', '--filter=@atelier/api'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    built = true;
+  }
+  return ['--conditions=atelier-dist', 'dist/server.js'];
+}
+
+/** startApi, with the process (for benches that watch its memory). */
+export async function launchApi(
+  env: NodeJS.ProcessEnv,
+  extraArgs: string[] = [],
+): Promise<{ base: string; child: ChildProcess }> {
   const port = await freePort();
   // BENCH_PROFILE=dir writes a CPU profile of each API process there.
   const profile = process.env.BENCH_PROFILE
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
     : [];
-  start(
-    [...profile, ...extraArgs, 'src/server.ts'],
+  const child = spawnNode(
+    [...profile, ...extraArgs, ...apiEntry()],
     {
       NODE_ENV: 'test',
       PORT: String(port),
@@ -83,7 +115,7 @@ export async function startApi(env: NodeJS.ProcessEnv, extraArgs: string[] = [])
   );
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/health`);
-  return base;
+  return { base, child };
 }
 
 export async function api<T>(

@@ -5,23 +5,39 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppConfig } from './env';
 import authPlugin from './plugins/auth';
+import { corsOptionsFor } from './plugins/embed-access';
 import dbPlugin from './plugins/db';
+import errorReportingPlugin from './plugins/error-reporting';
 import errorsPlugin, { frameworkErrors } from './plugins/errors';
 import inputGuardPlugin from './plugins/input-guard';
 import { redactingLogger } from './plugins/logging';
+import metricsPlugin from './plugins/metrics';
 import openapiPlugin from './plugins/openapi';
 import rateLimitsPlugin from './plugins/rate-limits';
 import redisPlugin from './plugins/redis';
+import requestIdPlugin, { requestIdOptions } from './plugins/request-id';
 import routeLimitsPlugin from './plugins/route-limits';
+import { closeEventStreams } from './plugins/sse';
+import tracingPlugin from './plugins/tracing';
 import analyticsRoutes from './routes/analytics';
+import apiKeysRoutes from './routes/api-keys';
 import authRoutes from './routes/auth';
 import chatRoutes, { flowChatRoutes } from './routes/chat';
 import chatbotsRoutes from './routes/chatbots';
+import connectorsRoutes from './routes/connectors';
 import creditsRoutes from './routes/credits';
+import embedFilesRoutes from './routes/embed-files';
+import embedPublicRoutes from './routes/embed-public';
+import embedSettingsRoutes from './routes/embed-settings';
 import healthRoutes from './routes/health';
+import metricsRoutes from './routes/metrics';
 import modelsRoutes from './routes/models';
 import providersRoutes from './routes/providers';
+import publicNativeRoutes from './routes/public-native';
+import publicOpenAiRoutes from './routes/public-openai';
+import ragCollectionsRoutes from './routes/rag-collections';
 import runsRoutes from './routes/runs';
+import toolsRoutes from './routes/tools';
 import usersRoutes from './routes/users';
 import workspacesRoutes from './routes/workspaces';
 import { createServices, type Services } from './services';
@@ -53,19 +69,19 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 600 },
     ajv: { customOptions: { removeAdditional: false } },
     frameworkErrors,
+    ...requestIdOptions,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
 
+  await app.register(errorReportingPlugin, { config });
+  await app.register(requestIdPlugin);
+  await app.register(tracingPlugin);
+  await app.register(metricsPlugin);
   await app.register(errorsPlugin);
   await app.register(inputGuardPlugin);
-  await app.register(cors, {
-    origin: config.webOrigins,
-    credentials: true,
-    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    maxAge: 600,
-  });
+  await app.register(cors, { delegator: corsOptionsFor(app) });
   await app.register(dbPlugin, { database: options.database });
   await app.register(redisPlugin, { url: config.redisUrl });
   await app.register(rateLimitsPlugin, { limits: config.rateLimits });
@@ -84,14 +100,34 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     encryptionKey: config.encryptionKey,
     providerTimeoutMs: config.providerTimeoutMs,
     httpPolicy: config.nodeUrlPolicy,
+    loaderEndpoints: config.loaderEndpoints,
     providerPolicy: config.providerUrlPolicy,
     concurrency: config.runConcurrency,
     executesRuns: !config.redisUrl || config.runWorkerInApi,
+    runnerKind: 'api',
+    lockDurationMs: config.runLockMs,
     singleProcess: options.database.kind === 'pglite',
-    onError: (err, context) => app.log.error({ err }, `flow runtime: ${context}`),
+    dataDir: config.dataDir,
+    // Uploaded documents are on this process's disk: it ingests them.
+    ingestsDocuments: config.ingestDocuments,
+    onError: (err, context) => {
+      app.log.error({ err }, `flow runtime: ${context}`);
+      app.telemetry.reportError(err, { where: 'flow runtime' });
+    },
+    log: app.log,
   });
   app.decorate('runtime', runtime);
-  app.addHook('onClose', () => runtime.close());
+  // Closing (SIGTERM): open run streams are told to reconnect (elsewhere) and end at once; the runs
+  // running here get the grace period to finish.
+  let drained: Promise<void> | null = null;
+  app.addHook('preClose', async () => {
+    closeEventStreams(app.server);
+    drained = runtime.drain(config.shutdownGraceMs);
+  });
+  app.addHook('onClose', async () => {
+    await (drained ?? runtime.drain(config.shutdownGraceMs));
+    await runtime.close();
+  });
 
   const mailer =
     options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger: app.log });
@@ -104,14 +140,18 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       accessTokenTtlSeconds: config.accessTokenTtlSeconds,
       refreshTokenTtlDays: config.refreshTokenTtlDays,
       webUrl: config.webUrl,
+      publicApiUrl: config.publicApiUrl,
       onMailError: (err) => app.log.error({ err }, 'mail could not be sent'),
       encryptionKey: config.encryptionKey,
       providerUrlPolicy: config.providerUrlPolicy,
       runtime,
+      dataDir: config.dataDir,
+      onKnowledgeError: (err, context) => app.log.warn({ err }, `knowledge: ${context}`),
     }),
   );
 
   await app.register(healthRoutes);
+  await app.register(metricsRoutes);
   await app.register(authRoutes);
   await app.register(usersRoutes);
   await app.register(workspacesRoutes);
@@ -123,5 +163,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(chatRoutes);
   await app.register(flowChatRoutes);
   await app.register(runsRoutes);
+  await app.register(connectorsRoutes);
+  await app.register(ragCollectionsRoutes);
+  await app.register(toolsRoutes);
+  await app.register(apiKeysRoutes);
+  await app.register(publicOpenAiRoutes);
+  await app.register(publicNativeRoutes);
+  await app.register(embedSettingsRoutes);
+  await app.register(embedPublicRoutes);
+  await app.register(embedFilesRoutes);
   return app;
 }

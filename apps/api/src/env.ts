@@ -34,6 +34,8 @@ const envSchema = z.object({
   DATABASE_URL: optionalString,
   REDIS_URL: optionalString,
   DB_POOL_SIZE: int(20),
+  /** How long a call waits for a database connection before answering 503 (PostgreSQL out of reach). */
+  DB_CONNECT_TIMEOUT_MS: int(4_000),
   DATA_DIR: z.string().default('.data'),
   JWT_SECRET: optionalString,
   /** 32 bytes, base64: encrypts provider credentials at rest (AES-256-GCM). */
@@ -47,12 +49,30 @@ const envSchema = z.object({
   NODE_URL_POLICY: z.enum(['any', 'public-only']).default('public-only'),
   /** Hosts, IPs or CIDRs flow nodes may fetch under public-only (comma-separated). */
   NODE_URL_ALLOW: allowList,
+  /** Base URL of the Notion API for the Notion loader (for tests and proxies); default https://api.notion.com. */
+  NOTION_API_URL: optionalString,
+  /** Base URL of the Figma API for the Figma loader (for tests and proxies); default https://api.figma.com. */
+  FIGMA_API_URL: optionalString,
   /** Flow runs executed at once by one process. */
   RUN_CONCURRENCY: int(50),
   /** With REDIS_URL: whether the API also executes runs (set false when separate workers run). */
   RUN_WORKER_IN_API: z.enum(['true', 'false']).default('true'),
+  /** Whether this API ingests the documents uploaded to it (parse, split, embed, store). */
+  INGEST_DOCUMENTS: z.enum(['true', 'false']).default('true'),
+  /** Threads that parse uploaded documents (PDF, Office…) off the event loop; unset: the cores but one. */
+  PARSE_THREADS: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.coerce.number().int().min(1).max(64).optional(),
+  ),
   /** Namespaces the run queue and event keys on a shared Redis. */
   QUEUE_PREFIX: z.string().default('atelier'),
+  /**
+   * The run lock, the same on every API and worker: a run whose runner died is ended with the reason
+   * by any live process within RUN_LOCK_MS + 5 s.
+   */
+  RUN_LOCK_MS: int(30_000),
+  /** On SIGTERM: how long running runs and answers may finish before the process leaves. */
+  SHUTDOWN_GRACE_MS: int(30_000),
   /** Streams send a heartbeat this often while they are open. */
   HEARTBEAT_MS: int(15_000),
   WEB_ORIGIN: z.string().default('http://localhost:3000,http://127.0.0.1:3000'),
@@ -71,10 +91,22 @@ const envSchema = z.object({
   MODEL_CALLS_PER_USER_PER_MINUTE: int(30),
   PROVIDER_TESTS_PER_USER_PER_MINUTE: int(10),
   PAGE_VIEWS_PER_USER_PER_MINUTE: int(120),
+  /** Requests per minute of each API key on the public API (/v1), all its routes together. */
+  API_KEY_REQUESTS_PER_MINUTE: int(60),
+  /** Embed routes of one chatbot (its token), all browsers together, per minute. */
+  EMBED_REQUESTS_PER_TOKEN_PER_MINUTE: int(600),
+  /** Embed routes of one browser (its random id) on one chatbot, per minute. */
+  EMBED_REQUESTS_PER_BROWSER_PER_MINUTE: int(30),
+  /** The embeddable chat's built files (`pnpm --filter @atelier/web build:embed`), served at /embed-assets. */
+  EMBED_DIST_DIR: z.string().default('apps/web/dist-embed'),
+  /** The API's address as integrators reach it (the OpenAPI document's server); default http://localhost:PORT. */
+  PUBLIC_API_URL: optionalString,
+  LOG_EXPORTS_PER_USER_PER_MINUTE: int(10),
   SMTP_URL: optionalString,
   MAIL_FROM: z.string().default('Atelier <no-reply@atelier.local>'),
   ADMIN_EMAIL: optionalString,
   ADMIN_PASSWORD: optionalString,
+  ADMIN_NAME: optionalString,
   ORGANIZATION_NAME: z.string().default('My organization'),
   MONTHLY_CREDITS: int(100_000),
   LOGIN_RATE_PER_IP_PER_MINUTE: int(30),
@@ -84,7 +116,32 @@ const envSchema = z.object({
   /** Trust X-Forwarded-For (only behind a reverse proxy you run; otherwise clients could spoof their address). */
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Serve GET /metrics (Prometheus text format). */
+  METRICS_ENABLED: z.enum(['true', 'false']).default('true'),
+  /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: optionalString,
+  /** OTLP/HTTP collector base URL (traces to <url>/v1/traces); unset: no tracing at all. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalString,
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalString,
+  /** Headers for the collector, `key=value,key2=value2` (e.g. an API key). */
+  OTEL_EXPORTER_OTLP_HEADERS: optionalString,
+  OTEL_SERVICE_NAME: z.string().default('atelier-api'),
+  /** A Sentry-compatible DSN: unexpected errors are reported there; unset: no client at all. */
+  SENTRY_DSN: optionalString,
+  SENTRY_ENVIRONMENT: optionalString,
+  SENTRY_RELEASE: optionalString,
 });
+
+/** Tracing and error reporting (see plugins/error-reporting.ts). */
+export interface TelemetryConfig {
+  serviceName: string;
+  otlpEndpoint: string | undefined;
+  otlpTracesEndpoint: string | undefined;
+  otlpHeaders: string | undefined;
+  sentryDsn: string | undefined;
+  sentryEnvironment: string | undefined;
+  sentryRelease: string | undefined;
+}
 
 export interface RateLimitConfig {
   loginPerIpPerMinute: number;
@@ -100,6 +157,13 @@ export interface RouteRateLimits {
   invoke: number;
   providerTest: number;
   pageView: number;
+  publicApi: number;
+  /** Log exports (each reads every matching log). */
+  logExport: number;
+  /** Per embed token (chatbot). */
+  embed: number;
+  /** Per browser of an embed. */
+  embedBrowser: number;
 }
 
 export interface ImageLimits {
@@ -114,18 +178,30 @@ export interface AppConfig {
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   dbPoolSize: number;
+  dbConnectTimeoutMs: number;
   dataDir: string;
   jwtSecret: string;
   encryptionKey: Buffer;
   providerUrlPolicy: UrlPolicy;
   providerTimeoutMs: number;
   nodeUrlPolicy: UrlPolicy;
+  /** Loader API base URLs (NOTION_API_URL, FIGMA_API_URL); unset means the real APIs. */
+  loaderEndpoints: { notion: string | undefined; figma: string | undefined };
   runConcurrency: number;
   runWorkerInApi: boolean;
+  ingestDocuments: boolean;
+  /** Document parser threads at most; undefined: the machine's cores but one (at least one). */
+  parseThreads: number | undefined;
   queuePrefix: string;
+  runLockMs: number;
+  shutdownGraceMs: number;
   heartbeatMs: number;
   webOrigins: string[];
   webUrl: string;
+  /** The API's address as integrators reach it. */
+  publicApiUrl: string;
+  /** Where the embeddable chat's built files are. */
+  embedDistDir: string;
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
   bodyLimitBytes: number;
@@ -135,11 +211,15 @@ export interface AppConfig {
   mailFrom: string;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
+  /** The first admin's name ("First Last"); else taken from the email's local part. */
+  adminName: string | undefined;
   organizationName: string;
   monthlyCredits: number;
   rateLimits: RateLimitConfig;
   logLevel: string;
   trustProxy: boolean;
+  metrics: { enabled: boolean; token: string | undefined };
+  telemetry: TelemetryConfig;
 }
 
 export class ConfigError extends Error {}
@@ -163,18 +243,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     dbPoolSize: e.DB_POOL_SIZE,
+    dbConnectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
     dataDir,
     jwtSecret: jwtSecret(e.JWT_SECRET, e.NODE_ENV, dataDir),
     encryptionKey: encryptionKey(e.ENCRYPTION_KEY, e.NODE_ENV, dataDir),
     providerUrlPolicy: { mode: e.PROVIDER_URL_POLICY, allow: e.PROVIDER_URL_ALLOW },
     providerTimeoutMs: e.PROVIDER_TIMEOUT_MS,
     nodeUrlPolicy: { mode: e.NODE_URL_POLICY, allow: e.NODE_URL_ALLOW },
+    loaderEndpoints: { notion: e.NOTION_API_URL, figma: e.FIGMA_API_URL },
     runConcurrency: e.RUN_CONCURRENCY,
     runWorkerInApi: e.RUN_WORKER_IN_API === 'true',
+    ingestDocuments: e.INGEST_DOCUMENTS === 'true',
+    parseThreads: e.PARSE_THREADS,
     queuePrefix: e.QUEUE_PREFIX,
+    runLockMs: e.RUN_LOCK_MS,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     heartbeatMs: e.HEARTBEAT_MS,
     webOrigins: origins,
     webUrl: (e.WEB_URL ?? origins[0] ?? 'http://localhost:3000').replace(/\/$/, ''),
+    publicApiUrl: (e.PUBLIC_API_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    embedDistDir: resolve(repoRoot, e.EMBED_DIST_DIR),
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlDays: e.REFRESH_TOKEN_TTL_DAYS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
@@ -185,11 +273,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       invoke: e.MODEL_CALLS_PER_USER_PER_MINUTE,
       providerTest: e.PROVIDER_TESTS_PER_USER_PER_MINUTE,
       pageView: e.PAGE_VIEWS_PER_USER_PER_MINUTE,
+      publicApi: e.API_KEY_REQUESTS_PER_MINUTE,
+      logExport: e.LOG_EXPORTS_PER_USER_PER_MINUTE,
+      embed: e.EMBED_REQUESTS_PER_TOKEN_PER_MINUTE,
+      embedBrowser: e.EMBED_REQUESTS_PER_BROWSER_PER_MINUTE,
     },
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     adminEmail: e.ADMIN_EMAIL,
     adminPassword: e.ADMIN_PASSWORD,
+    adminName: e.ADMIN_NAME,
     organizationName: e.ORGANIZATION_NAME,
     monthlyCredits: e.MONTHLY_CREDITS,
     rateLimits: {
@@ -200,6 +293,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY === 'true',
+    metrics: { enabled: e.METRICS_ENABLED === 'true', token: e.METRICS_TOKEN },
+    telemetry: {
+      serviceName: e.OTEL_SERVICE_NAME,
+      otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
+      otlpTracesEndpoint: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+      otlpHeaders: e.OTEL_EXPORTER_OTLP_HEADERS,
+      sentryDsn: e.SENTRY_DSN,
+      sentryEnvironment: e.SENTRY_ENVIRONMENT,
+      sentryRelease: e.SENTRY_RELEASE,
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import { migrateDatabase, openDatabase } from '@atelier/db';
+import { configureParsePool } from '@atelier/knowledge';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, secureDataDir } from './env';
 import { bootstrapFirstAdmin } from './services/organizations/organizations-service';
@@ -6,10 +7,14 @@ import { bootstrapFirstAdmin } from './services/organizations/organizations-serv
 async function main() {
   const config = loadConfig();
   secureDataDir(config.dataDir);
+  configureParsePool({ threads: config.parseThreads });
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: `${config.dataDir}/pglite`,
     poolSize: config.dbPoolSize,
+    // The embedded database in a process of its own: its work off this event loop, its memory not ours.
+    embedded: 'process',
+    connectTimeoutMs: config.dbConnectTimeoutMs,
   });
   await migrateDatabase(database);
   const app = await buildApp({ config, database });
@@ -19,6 +24,7 @@ async function main() {
       name: config.organizationName,
       adminEmail: config.adminEmail,
       adminPassword: config.adminPassword,
+      adminName: config.adminName,
       monthlyCredits: config.monthlyCredits,
     }),
   );
@@ -32,16 +38,27 @@ async function main() {
     );
   }
 
+  // SIGTERM: stop accepting (new calls get 503), tell open run streams to reconnect elsewhere, let
+  // answers and runs in progress finish within SHUTDOWN_GRACE_MS (runs still running then are ended
+  // with the reason; queued ones stay queued for another process), then leave with 0.
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000).unref();
+    app.log.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
+    // A last resort should closing itself hang (a connection that never answers).
+    const force = setTimeout(() => {
+      app.log.error('the API did not close in time after the grace period');
+      process.exit(1);
+    }, config.shutdownGraceMs + 10_000).unref();
+    // Answers still streaming when the grace period ends are cut (their runs are handled above).
+    const cut = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs).unref();
     try {
       await app.close();
       await database.close();
       clearTimeout(force);
+      clearTimeout(cut);
+      app.log.info('stopped');
       process.exit(0);
     } catch (err) {
       app.log.error({ err }, 'shutdown failed');

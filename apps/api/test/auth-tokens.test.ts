@@ -101,6 +101,24 @@ describe('access tokens', () => {
     expect(basic.status).toBe(401);
   });
 
+  it("a changed role and a deletion take effect on the next request, though the user's row was cached", async () => {
+    const creator = await org.member('creator');
+    const create = () =>
+      call(t.app, 'POST', '/workspaces', { token: creator.token, body: { name: `Cached ${Date.now()}` } });
+    expect((await create()).status).toBe(201);
+    expect((await call(t.app, 'GET', '/users/details/me', { token: creator.token })).status).toBe(200);
+    const demoted = await call(t.app, 'PUT', `/users/${creator.id}`, {
+      token: org.admin.token,
+      body: { user_role_id: 'user' },
+    });
+    expect(demoted.status).toBe(204);
+    expect((await create()).status).toBe(403);
+    expect((await call(t.app, 'DELETE', `/users/${creator.id}`, { token: org.admin.token })).status).toBe(
+      204,
+    );
+    expect((await call(t.app, 'GET', '/users/details/me', { token: creator.token })).status).toBe(401);
+  });
+
   it('a deleted user is locked out at once', async () => {
     const user = await org.member('user');
     expect((await call(t.app, 'DELETE', `/users/${user.id}`, { token: org.admin.token })).status).toBe(204);

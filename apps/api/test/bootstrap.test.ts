@@ -8,7 +8,7 @@ import { openDatabase, type Database } from '@atelier/db';
 import { isolatedTestDatabase, sharedTestDatabase } from '@atelier/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
-import { bootstrapFirstAdmin } from '../src/services/organizations/organizations-service';
+import { adminNameOf, bootstrapFirstAdmin } from '../src/services/organizations/organizations-service';
 import { call, testConfig } from './helpers';
 
 let database: Database;
@@ -17,6 +17,16 @@ beforeAll(async () => {
   database = await isolatedTestDatabase();
 }, 60_000);
 afterAll(() => database.close());
+
+describe("the first admin's name", () => {
+  it('comes from ADMIN_NAME, else from the email, and fits the profile form', () => {
+    expect(adminNameOf('x@y.test', 'Jane  Ann Doe ')).toEqual({ firstName: 'Jane', lastName: 'Ann Doe' });
+    expect(adminNameOf('jane.doe@acme.test')).toEqual({ firstName: 'Jane', lastName: 'Doe' });
+    expect(adminNameOf('admin@atelier.local')).toEqual({ firstName: 'Admin', lastName: '' });
+    expect(adminNameOf('42@acme.test')).toEqual({ firstName: 'Admin', lastName: '' });
+    expect(adminNameOf('x@y.test', 'A'.repeat(300)).firstName).toHaveLength(100);
+  });
+});
 
 describe('first start', () => {
   it('creates an organization and an admin with a generated strong password, once', async () => {
@@ -43,7 +53,14 @@ describe('first start', () => {
       });
       expect(login.status).toBe(200);
       const me = await call(app, 'GET', '/users/details/me', { token: login.body.access_token });
-      expect(me.body.user.user_role_id).toBe('admin');
+      expect(me.body.user).toMatchObject({ user_role_id: 'admin', firstName: 'Admin', lastName: '' });
+      // The seeded admin saves their profile as it is (what the profile form sends).
+      const { firstName, lastName, jobTitle } = me.body.user;
+      const saved = await call(app, 'PATCH', '/users/profile/me', {
+        token: login.body.access_token,
+        body: { firstName, lastName, jobTitle, language_preference: 'fr' },
+      });
+      expect(saved.status).toBe(200);
       const plan = await call(app, 'GET', '/credits/plan', { token: login.body.access_token });
       expect(plan.body.monthly_credits).toBe(500);
     } finally {

@@ -111,8 +111,67 @@ describe('chatbots', () => {
       chatbot_id: id,
       workspace_id: ws,
       is_published: true,
+      has_unpublished_changes: false,
       configuration: { nodes: [], edges: [] },
     });
+  });
+
+  it('a published chatbot saved with changes has unpublished changes until it is published again', async () => {
+    const id = (await create(org.admin.token, { name: 'Versioned', type: 'simple' })).body.id;
+    const state = async () =>
+      (await call(t.app, 'GET', `/chatbots/${id}`, { token: org.admin.token })).body.chatbot;
+    const save = (instruction: string) =>
+      call(t.app, 'PUT', `/chatbots/${id}/simple/config`, {
+        token: org.admin.token,
+        body: { instruction, model_id: modelId },
+      });
+    await save('One');
+    expect(await state()).toMatchObject({ is_published: false, has_unpublished_changes: false });
+    await call(t.app, 'POST', `/chatbots/${id}/publish`, { token: org.admin.token });
+    expect(await state()).toMatchObject({ is_published: true, has_unpublished_changes: false });
+    // The same settings again change nothing.
+    await save('One');
+    expect((await state()).has_unpublished_changes).toBe(false);
+    await save('Two');
+    expect(await state()).toMatchObject({ is_published: true, has_unpublished_changes: true });
+    const listed = await call(t.app, 'GET', `/chatbots?workspace_id=${ws}`, { token: org.admin.token });
+    expect(listed.body.chatbots.find((c: { id: string }) => c.id === id).has_unpublished_changes).toBe(true);
+    await call(t.app, 'POST', `/chatbots/${id}/publish`, { token: org.admin.token });
+    expect((await state()).has_unpublished_changes).toBe(false);
+
+    // Flows too: a graph saved again unchanged (its keys in another order) is no new version.
+    const flow = (await create(org.admin.token, { name: 'Flow', type: 'chatflow' })).body.id;
+    const graph = {
+      nodes: [
+        { id: 'input_in01', type: 'input', data: { label: 'In', fields: [] }, position: { x: 0, y: 0 } },
+        {
+          id: 'output_ou01',
+          type: 'output',
+          data: { label: 'Out', fields: { response: '{{#input_in01.query#}}' } },
+          position: { x: 200, y: 0 },
+        },
+      ],
+      edges: [{ id: 'input_in01-output_ou01', source: 'input_in01', target: 'output_ou01' }],
+    };
+    const saveFlow = (configuration: unknown) =>
+      call(t.app, 'PUT', `/chatbots/${flow}/chatflow/config`, {
+        token: org.admin.token,
+        body: { configuration },
+      });
+    expect((await saveFlow(graph)).status).toBe(200);
+    expect((await call(t.app, 'POST', `/chatbots/${flow}/publish`, { token: org.admin.token })).status).toBe(
+      200,
+    );
+    const reordered = {
+      edges: graph.edges,
+      nodes: graph.nodes.map(({ position, data, type, id }) => ({ position, data, type, id })),
+    };
+    await saveFlow(reordered);
+    const config = async () =>
+      (await call(t.app, 'GET', `/chatbots/${flow}/config`, { token: org.admin.token })).body.config;
+    expect((await config()).has_unpublished_changes).toBe(false);
+    await saveFlow({ ...graph, nodes: graph.nodes.map((n) => ({ ...n, position: { x: 5, y: 5 } })) });
+    expect((await config()).has_unpublished_changes).toBe(true);
   });
 
   it('access: grant, list, revoke (idempotent); only organization users', async () => {

@@ -39,6 +39,16 @@ describe('configuration', () => {
     });
   });
 
+  it('PARSE_THREADS: unset or empty leaves the default to the parser pool; a count from 1 to 64', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'atelier-config-'));
+    expect(loadConfig({ DATA_DIR: dir }).parseThreads).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dir, PARSE_THREADS: ' ' }).parseThreads).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dir, PARSE_THREADS: '3' }).parseThreads).toBe(3);
+    for (const bad of ['0', '-1', '1.5', 'many', '65']) {
+      expect(() => loadConfig({ DATA_DIR: dir, PARSE_THREADS: bad })).toThrow(/PARSE_THREADS/);
+    }
+  });
+
   it('explains what is wrong with a bad value', () => {
     expect(() => loadConfig({ PORT: 'abc', JWT_SECRET: 'x'.repeat(40) })).toThrow(/PORT/);
   });

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sharedTestDatabase } from '@atelier/testkit';
 import type { AppRoleId } from '@atelier/schemas';
 import type { FastifyInstance } from 'fastify';
@@ -9,8 +12,13 @@ import { createOrganization } from '../src/services/organizations/organizations-
 
 export const PASSWORD = 'Correct-Horse-9';
 
+/** One data directory per test process (uploads land there), never the repository's. */
+let testDataDir: string | undefined;
+
 export function testConfig(env: Record<string, string> = {}): AppConfig {
+  testDataDir ??= mkdtempSync(join(tmpdir(), 'atelier-api-test-'));
   return loadConfig({
+    DATA_DIR: testDataDir,
     NODE_ENV: 'test',
     JWT_SECRET: 'test-secret-test-secret-test-secret-0123',
     ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
@@ -29,6 +37,8 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
     MODEL_CALLS_PER_USER_PER_MINUTE: '100000',
     PROVIDER_TESTS_PER_USER_PER_MINUTE: '100000',
     PAGE_VIEWS_PER_USER_PER_MINUTE: '100000',
+    API_KEY_REQUESTS_PER_MINUTE: '100000',
+    LOG_EXPORTS_PER_USER_PER_MINUTE: '100000',
     ...env,
   });
 }

@@ -207,7 +207,14 @@ describe('users', () => {
     });
     expect(res.status).toBe(201);
     const mail = t.mails.find((m) => m.to === email);
+    // No mail server (this mailer only logs): the link is answered to the admin, who shares it.
+    expect(res.body.invitation_mailed).toBe(false);
     expect(mail?.text).toContain(res.body.invitation_url);
+    const again = await call(t.app, 'POST', `/users/${res.body.user_id}/invitation`, {
+      token: org.admin.token,
+    });
+    expect(again.body).toMatchObject({ invitation_mailed: false });
+    expect(again.body.invitation_url).toMatch(/\/onboarding\//);
     const resend = await call(t.app, 'POST', `/users/${org.admin.id}/invitation`, { token: org.admin.token });
     expect([resend.status, resend.body.code]).toEqual([409, 'already_onboarded']);
   });

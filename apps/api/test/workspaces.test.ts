@@ -124,6 +124,37 @@ describe('workspaces', () => {
     ).toBe(404);
   });
 
+  it('a workspace admin cannot give up their own admin access (409); an organization admin can', async () => {
+    const creator = await org.member('creator');
+    const ws = await org.workspace(creator, 'Mine');
+    const url = `/user_workspace_roles/${creator.id}/${ws}`;
+    const demote = await call(t.app, 'PUT', url, {
+      token: creator.token,
+      body: { workspace_role_id: 'editor' },
+    });
+    expect([demote.status, demote.body.code]).toEqual([409, 'own_admin_access']);
+    expect(demote.body.detail).toMatch(/your own administrator access/);
+    const leave = await call(t.app, 'DELETE', url, { token: creator.token });
+    expect([leave.status, leave.body.code]).toEqual([409, 'own_admin_access']);
+    const members = await call(t.app, 'GET', `/users/workspace/${ws}`, { token: creator.token });
+    expect(members.body.users.find((u: { id: string }) => u.id === creator.id).workspace_role_id).toBe(
+      'admin',
+    );
+
+    // Organization admins manage every workspace, with or without a role in it.
+    await call(t.app, 'POST', '/user_workspace_roles/', {
+      token: org.admin.token,
+      body: { user_id: org.admin.id, workspace_id: ws, workspace_role_id: 'admin' },
+    });
+    const self = `/user_workspace_roles/${org.admin.id}/${ws}`;
+    expect((await call(t.app, 'DELETE', self, { token: org.admin.token })).status).toBe(200);
+    // And another admin may change the creator's role.
+    expect(
+      (await call(t.app, 'PUT', url, { token: org.admin.token, body: { workspace_role_id: 'editor' } }))
+        .status,
+    ).toBe(200);
+  });
+
   it('a workspace admin may rename and delete whatever their application role; editors may not', async () => {
     const creator = await org.member('creator');
     const user = await org.member('user');

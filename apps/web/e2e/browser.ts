@@ -88,26 +88,68 @@ export function apiAs(page: Page, apiUrl: string) {
   };
 }
 
-/** A provider on the fake OpenAI-compatible server in the workspace, and an LLM of it. */
-export async function addFakeModel(
-  call: ReturnType<typeof apiAs>,
+type Call = ReturnType<typeof apiAs>;
+
+/** A provider named `name` on the fake OpenAI-compatible server, in the workspace; its id. */
+export async function addFakeProvider(
+  call: Call,
   workspaceId: string,
   fakeProviderUrl: string,
-  names: { provider: string; model?: string },
-): Promise<string> {
+  name: string,
+) {
   const { provider_id } = await call<{ provider_id: string }>('POST', '/providers', {
     workspace_id: workspaceId,
-    name: names.provider,
+    name,
     kind: 'openai_compatible',
     base_url: `${fakeProviderUrl}/v1`,
     api_key: 'test-key',
   });
+  return provider_id;
+}
+
+/** A model of the provider (by default the fake server's LLM `gpt-4o-mini`); its id. */
+export async function addModel(
+  call: Call,
+  workspaceId: string,
+  providerId: string,
+  model: { name?: string; model_name?: string; model_type?: 'llm' | 'text-embeddings' } = {},
+) {
   const { model_id } = await call<{ model_id: string }>('POST', '/models', {
     workspace_id: workspaceId,
-    provider_id,
-    ...(names.model ? { name: names.model } : {}),
-    model_name: 'gpt-4o-mini',
-    model_type: 'llm',
+    provider_id: providerId,
+    ...(model.name ? { name: model.name } : {}),
+    model_name: model.model_name ?? 'gpt-4o-mini',
+    model_type: model.model_type ?? 'llm',
   });
   return model_id;
+}
+
+/** The fake server's embeddings model, as a model of the provider; its id. */
+export const addFakeEmbeddings = (call: Call, workspaceId: string, providerId: string, name: string) =>
+  addModel(call, workspaceId, providerId, {
+    name,
+    model_name: 'text-embedding-3-small',
+    model_type: 'text-embeddings',
+  });
+
+/** A provider on the fake OpenAI-compatible server in the workspace, and an LLM of it. */
+export async function addFakeModel(
+  call: Call,
+  workspaceId: string,
+  fakeProviderUrl: string,
+  names: { provider: string; model?: string },
+): Promise<string> {
+  const providerId = await addFakeProvider(call, workspaceId, fakeProviderUrl, names.provider);
+  return addModel(call, workspaceId, providerId, { ...(names.model ? { name: names.model } : {}) });
+}
+
+/** A chatbot of the type in the workspace; its id. */
+export async function createChatbot(
+  call: Call,
+  workspaceId: string,
+  name: string,
+  type: 'simple' | 'chatflow' | 'workflow',
+) {
+  const { id } = await call<{ id: string }>('POST', '/chatbots', { workspace_id: workspaceId, name, type });
+  return id;
 }

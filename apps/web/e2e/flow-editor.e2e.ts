@@ -2,7 +2,16 @@
 // workflow built by hand with a conditional, run, and inspected node by node; and the not-found states.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { addFakeModel, apiAs, createWorkspaceInUi, launch, login, newPage, shot } from './browser';
+import {
+  addFakeModel,
+  apiAs,
+  createChatbot,
+  createWorkspaceInUi,
+  launch,
+  login,
+  newPage,
+  shot,
+} from './browser';
 
 const webUrl = inject('webUrl');
 const apiUrl = inject('apiUrl');
@@ -15,10 +24,8 @@ let errors: string[];
 let workspaceId: string | null = null;
 const call: ReturnType<typeof apiAs> = (...args) => apiAs(page, apiUrl)(...args);
 
-async function createBot(name: string, type: 'chatflow' | 'workflow'): Promise<string> {
-  const { id } = await call<{ id: string }>('POST', '/chatbots', { workspace_id: workspaceId, name, type });
-  return id;
-}
+const createBot = (name: string, type: 'chatflow' | 'workflow') =>
+  createChatbot(call, workspaceId!, name, type);
 
 /** Chooses an option of the inspector's select labelled `label`. */
 async function choose(label: string, option: string) {
@@ -181,9 +188,7 @@ describe.skipIf(inject('noBrowser'))('the chatflow editor', () => {
     // The draft is written a moment after the last edit: wait until it holds both iterations.
     await page.waitForFunction((key) => {
       const raw = localStorage.getItem(key);
-      const nodes = raw
-        ? (JSON.parse(raw) as { configuration?: { nodes?: { type: string }[] } }).configuration?.nodes
-        : [];
+      const nodes = raw ? (JSON.parse(raw) as { value?: { nodes?: { type: string }[] } }).value?.nodes : [];
       return (nodes ?? []).filter((n) => n.type === 'iteration').length === 2;
     }, `atelier-flow-draft:${id}`);
     await page.getByRole('link', { name: 'Back to the studio' }).click();
@@ -315,12 +320,15 @@ describe.skipIf(inject('noBrowser'))('the workflow editor', () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Flow saved').first().waitFor();
     await page.getByRole('button', { name: 'Run', exact: true }).click();
-    await modal.getByLabel(/topic/).fill(`weather ${'and more '.repeat(60)}`);
+    // About 8 s of streaming (20 ms a word): wide enough to see the node running on a loaded machine.
+    await modal.getByLabel(/topic/).fill(`weather ${'and more '.repeat(200)}`);
     await modal.getByRole('button', { name: 'Run', exact: true }).click();
-    await expect.poll(() => status(weather)).toBe('running');
+    // The node shows the last run's result until the new run reaches it: a loaded machine may take
+    // several seconds to start it, so wait for that (the run then streams for about 8 s more).
+    await expect.poll(() => status(weather), { timeout: 30_000 }).toBe('running');
     await page.reload();
     await page.getByTestId(`node-${weather}`).waitFor();
-    await expect.poll(() => status(weather), { timeout: 20_000 }).toBe('succeeded');
+    await expect.poll(() => status(weather), { timeout: 30_000 }).toBe('succeeded');
     expect(await status(other)).toBe('skipped');
     expect(errors).toEqual([]);
   });

@@ -36,7 +36,10 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitFor(url: string, api: ChildProcess, timeoutMs = 90_000) {
+/** How long the API may take to start: 90 s, or E2E_START_TIMEOUT_MS on a machine shared and loaded. */
+const START_TIMEOUT_MS = Number(process.env.E2E_START_TIMEOUT_MS) || 90_000;
+
+async function waitFor(url: string, api: ChildProcess, timeoutMs = START_TIMEOUT_MS) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (api.exitCode !== null) throw new Error(`the API exited with code ${api.exitCode}`);
@@ -68,6 +71,14 @@ export default async function setup(project: TestProject) {
 
   process.env.VITE_API_URL = apiUrl;
   await build({ root: webRoot, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  // The embeddable chat's own bundle, served by the API (EMBED_DIST_DIR).
+  const embedOutDir = join(webRoot, 'test-results', 'e2e-embed-dist');
+  await build({
+    root: webRoot,
+    configFile: join(webRoot, 'vite.embed.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: embedOutDir, emptyOutDir: true },
+  });
 
   const api = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: apiRoot,
@@ -85,8 +96,12 @@ export default async function setup(project: TestProject) {
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       WEB_ORIGIN: webUrl,
+      EMBED_DIST_DIR: embedOutDir,
+      PUBLIC_API_URL: apiUrl,
       LOG_LEVEL: 'warn',
       LOGIN_RATE_PER_IP_PER_MINUTE: '10000',
+      // The embed tests reopen one browser's chat many times within a minute.
+      EMBED_REQUESTS_PER_BROWSER_PER_MINUTE: '1000',
     },
   });
   const server = await preview({

@@ -157,7 +157,10 @@ describe.skipIf(inject('noBrowser'))('the studio in a browser', () => {
 
     await cardMenu(BOT, 'Integration guide');
     await dialog.getByRole('heading', { name: `Integration guide: ${BOT}` }).waitFor();
-    expect(await dialog.textContent()).toContain(`${apiUrl}/chat-interface/conversations`);
+    // The guide shows the public API (an OpenAI client and Atelier's own call) at the real address.
+    const guide = await dialog.textContent();
+    expect(guide).toContain(`${apiUrl}/v1/chat/completions`);
+    expect(guide).toContain(`${apiUrl}/v1/chat-messages`);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
   });

@@ -10,6 +10,8 @@ import {
 } from '@tanstack/react-router';
 import { Toaster } from '@/components/layout/toaster';
 import { ensureSession } from '@/features/auth/session';
+import { tokens } from '@/lib/api';
+import { safeRedirect } from '@/lib/redirect';
 import { ADMINS, ALL, BUILDERS, guard } from '@/routes/access';
 
 interface RouterContext {
@@ -34,11 +36,14 @@ const page = <TPath extends string>(path: TPath, loader: Loader) =>
 const loginRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/login',
-  validateSearch: (search: Record<string, unknown>): { redirect?: string } =>
-    // Only paths of this app: '/x', never '//host' (which a browser reads as another site).
-    typeof search.redirect === 'string' && /^\/(?!\/)/.test(search.redirect)
-      ? { redirect: search.redirect }
-      : {},
+  validateSearch: (search: Record<string, unknown>): { redirect?: string; reason?: 'expired' } => {
+    // Only paths of this app ('/x'), never '//host' or another origin.
+    const redirect = safeRedirect(search.redirect, window.location.origin);
+    return {
+      ...(redirect ? { redirect } : {}),
+      ...(search.reason === 'expired' ? { reason: 'expired' as const } : {}),
+    };
+  },
   component: lazyRouteComponent(() => import('@/features/auth/login-page')),
 });
 const logoutRoute = page('/logout', () => import('@/features/auth/logout-page'));
@@ -52,8 +57,15 @@ const authedRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: 'authed',
   beforeLoad: async ({ context, location }) => {
+    // Tokens that no longer open a session: the session ended (expired, revoked), say so on /login.
+    const hadSession = tokens.access() !== null || tokens.refresh() !== null;
     const user = await ensureSession(context.queryClient);
-    if (!user) throw redirect({ to: '/login', search: { redirect: location.href } });
+    if (!user) {
+      throw redirect({
+        to: '/login',
+        search: { redirect: location.href, ...(hadSession ? { reason: 'expired' as const } : {}) },
+      });
+    }
     return { role: user.user_role_id };
   },
 });
@@ -79,20 +91,26 @@ const mainPage = <TPath extends string>(path: TPath, allowed: readonly AppRoleId
     component: lazyRouteComponent(loader),
   });
 
-const placeholder = () => import('@/features/system/placeholder-page');
-
 const homeRoute = mainPage('/', ALL, () => import('@/features/home/home-page'));
 const mainPages = [
   homeRoute,
   mainPage('/providers', BUILDERS, () => import('@/features/providers/providers-page')),
-  mainPage('/knowledges', BUILDERS, placeholder),
-  mainPage('/knowledges/collections/create', BUILDERS, placeholder),
-  mainPage('/knowledges/collections/edit/$id', BUILDERS, placeholder),
+  mainPage('/knowledges', BUILDERS, () => import('@/features/knowledge/knowledge-page')),
+  mainPage(
+    '/knowledges/collections/create',
+    BUILDERS,
+    () => import('@/features/knowledge/create-collection-page'),
+  ),
+  mainPage(
+    '/knowledges/collections/edit/$id',
+    BUILDERS,
+    () => import('@/features/knowledge/edit-collection-page'),
+  ),
   mainPage('/studio', BUILDERS, () => import('@/features/studio/studio-page')),
   mainPage('/studio/simple/$chatbotId', BUILDERS, () => import('@/features/studio/simple-chatbot-page')),
   mainPage('/studio/chatflow/$chatbotId', BUILDERS, () => import('@/features/flow-editor/chatflow-page')),
   mainPage('/studio/workflow/$chatbotId', BUILDERS, () => import('@/features/flow-editor/workflow-page')),
-  mainPage('/analytics', ALL, placeholder),
+  mainPage('/analytics', ALL, () => import('@/features/analytics/analytics-page')),
 ];
 
 const chatRoute = createRoute({

@@ -1,7 +1,7 @@
 import type { Conversation } from '@atelier/schemas';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useChatStore } from '../src/features/chat/chat-store';
-import { toApiMessages, type ChatMessage } from '../src/features/chat/messages';
+import { messageSources, messageText, toApiMessages, type ChatMessage } from '../src/features/chat/messages';
 import { filterConversations } from '../src/features/chat/selectors';
 
 const conv = (id: string, title = id): Conversation => ({
@@ -137,6 +137,30 @@ describe('chat store: history and messages', () => {
     expect(s().messages[1]!.id).toBe('srv-1');
   });
 
+  it('sources arrive before the text and stay under the answer as it streams', () => {
+    s().selectConversation('a');
+    s().beginSend([{ type: 'text', text: 'what is our refund policy?' }]);
+    const source = {
+      collection_id: 'c1',
+      collection_name: 'Policies',
+      document_id: 'd1',
+      filename: 'refunds.pdf',
+      chunk_index: 2,
+      score: 0.83,
+      excerpt: 'Refunds within 30 days',
+    };
+    s().sourcesReceived([source]);
+    s().textReceived('Within ');
+    s().textReceived('30 days.');
+    const answer = s().messages[1]!;
+    expect(messageText(answer)).toBe('Within 30 days.');
+    expect(messageSources(answer)).toEqual([source]);
+    // Sent back as history, the answer is its text only: sources are not client input.
+    expect(toApiMessages([{ ...answer, state: 'done' }])).toEqual([
+      { role: 'assistant', content: 'Within 30 days.' },
+    ]);
+  });
+
   it('a timeout shows the notice, which new content clears', () => {
     s().selectConversation('a');
     s().beginSend([{ type: 'text', text: 'q' }]);
@@ -169,15 +193,51 @@ describe('chat store: history and messages', () => {
     expect(s().messages.at(-1)).toMatchObject({ role: 'assistant', state: 'done' });
   });
 
-  it('retry takes back the last user message and what followed', () => {
+  it('regenerate and retry ask the last question again, its answer replaced by a new placeholder', () => {
     s().selectConversation('a');
     s().historyLoaded('a', history('first', 'answer'));
     s().beginSend([{ type: 'text', text: 'again' }]);
     s().sendFailed({ key: 'chatPage.errors.timeout', timeout: true });
     s().sendFinished('a');
-    expect(s().takeLastUserMessage()).toEqual([{ type: 'text', text: 'again' }]);
-    expect(s().messages).toHaveLength(2);
+    expect(s().beginRegenerate()).toEqual([{ type: 'text', text: 'again' }]);
+    expect(
+      s()
+        .messages.map((m) => [m.role, m.state])
+        .slice(2),
+    ).toEqual([
+      ['user', 'sending'],
+      ['assistant', 'thinking'],
+    ]);
+    expect(s().messages.map((m) => messageText(m))).toEqual(['first', 'answer', 'again', '']);
     expect(s().timeout).toBeNull();
+    // Only the last question, once; nothing while an answer is on its way.
+    expect(s().beginRegenerate()).toBeNull();
+    s().textReceived('new answer');
+    s().sendFinished('a');
+    expect(s().messages.filter((m) => m.role === 'user')).toHaveLength(2);
+    expect(toApiMessages(s().messages).map((m) => m.content)).toEqual([
+      'first',
+      'answer',
+      'again',
+      'new answer',
+    ]);
+  });
+
+  it('stored ids and ratings are adopted once the server has them; a rating changes in place', () => {
+    s().selectConversation('a');
+    s().beginSend([{ type: 'text', text: 'q' }]);
+    s().outputReceived('a');
+    s().sendFinished('a');
+    s().adoptStoredIds([
+      { id: 'u1', role: 'user', parts: [], state: 'sent' },
+      { id: 'a1', role: 'assistant', parts: [], state: 'done', feedback: 'up' },
+    ]);
+    expect(s().messages.map((m) => [m.id, m.feedback])).toEqual([
+      ['u1', null],
+      ['a1', 'up'],
+    ]);
+    s().feedbackChanged('a1', 'down');
+    expect(s().messages[1]!.feedback).toBe('down');
   });
 
   it('clearing additional inputs resets the values to the type defaults', () => {

@@ -286,6 +286,7 @@ function sink() {
     text: (t) => calls.push(['text', t]),
     output: (t) => calls.push(['output', t]),
     progress: (n) => calls.push(['progress', n]),
+    sources: (list) => calls.push(['sources', list.map((x) => x.filename)]),
   };
   return { s, calls };
 }
@@ -296,6 +297,20 @@ describe('stream events', () => {
     const steps = [
       { type: 'start', conversation_id: 'c', message_id: 'm' },
       { type: 'heartbeat' },
+      {
+        type: 'sources',
+        sources: [
+          {
+            collection_id: 'c',
+            collection_name: 'Docs',
+            document_id: 'd',
+            filename: 'guide.md',
+            chunk_index: 0,
+            score: 0.9,
+            excerpt: 'x',
+          },
+        ],
+      },
       { type: 'text', text: 'Hel' },
       { type: 'text', text: 'lo' },
       { type: 'something-new' },
@@ -304,6 +319,7 @@ describe('stream events', () => {
     expect(steps.every((step) => step === 'continue')).toBe(true);
     expect(calls).toEqual([
       ['started', 'm'],
+      ['sources', ['guide.md']],
       ['text', 'Hel'],
       ['text', 'lo'],
     ]);

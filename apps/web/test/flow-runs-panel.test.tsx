@@ -189,24 +189,48 @@ describe('the execution panel', () => {
     expect(progress.textContent).toContain('<script>x</script>');
   });
 
-  it("a canvas node's badge shows its status and opens its execution without selecting the node", () => {
-    let nodeClicks = 0;
-    render(
-      createElement(
-        'div',
-        { onClick: () => nodeClicks++, onPointerDown: () => nodeClicks++ },
-        createElement(NodeRunBadge, { nodeId: 'n1' }),
-      ),
-    );
-    expect(container.querySelector('button')).toBeNull();
+  it("a canvas node's badge names its status; it is a sign, the whole node opens the execution", () => {
+    render(createElement(NodeRunBadge, { nodeId: 'n1' }));
+    expect(container.innerHTML).toBe('');
     act(() => useRunStore.getState().loadRun(detail([execution({ status: 'failed', error: 'x' })])));
-    const badge = container.querySelector('button')!;
+    const badge = container.querySelector('[data-testid="node-status-n1"]')!;
+    expect(badge.getAttribute('aria-label')).toBe('Failed');
     expect(badge.querySelector('[data-status]')?.getAttribute('data-status')).toBe('failed');
-    act(() => {
-      badge.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
-      badge.click();
-    });
-    expect(useRunStore.getState().selectedExecutionNodeId).toBe('n1');
-    expect(nodeClicks).toBe(0);
+    expect(container.querySelector('button')).toBeNull();
+  });
+
+  it('names the model by its display name, and the node by its label with its id once', () => {
+    useRunStore.getState().loadRun(
+      detail([
+        execution({
+          node_id: 'llm_1',
+          node_type: 'llm',
+          parameters: { modelId: 'm-123', fallbackModelId: 'm-456', prompt: 'hi' },
+        }),
+      ]),
+    );
+    useRunStore.getState().selectExecution('llm_1');
+    const names = {
+      label: (id: string) => (id === 'llm_1' ? 'Writer' : undefined),
+      model: (id: string) => ({ 'm-123': 'Fast model · Fake AI', 'm-456': 'Slow model · Fake AI' })[id],
+    };
+    render(createElement(ExecutionPanel, { names }));
+    const panel = container.querySelector('[data-testid="execution-panel"]')!;
+    expect(panel.querySelector('h3')?.textContent).toBe('Writer');
+    expect(panel.textContent!.split('llm_1').length - 1).toBe(1);
+    expect(panel.querySelector('[data-testid="execution-model"]')?.textContent).toBe(
+      'Model: Fast model · Fake AI',
+    );
+    expect(panel.textContent).not.toContain('m-123');
+    expect(panel.textContent).toContain('fallbackModelId: "Slow model · Fake AI"');
+  });
+
+  it('without a label the node id is its title, shown once', () => {
+    useRunStore.getState().loadRun(detail([execution({ node_id: 'n9' })]));
+    useRunStore.getState().selectExecution('n9');
+    render(createElement(ExecutionPanel));
+    const panel = container.querySelector('[data-testid="execution-panel"]')!;
+    expect(panel.querySelector('h3')).toBeNull();
+    expect(panel.textContent!.split('n9').length - 1).toBe(1);
   });
 });

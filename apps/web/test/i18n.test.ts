@@ -65,5 +65,6 @@ describe('translations', () => {
       "Oops! We couldn't load your workspaces right now. Please try refreshing the page or check back later.",
     );
     expect(en.auth.requestReset.failed).toBe('Failed to request password reset');
+    expect(en.analytics.exportError).toBe('Failed to export logs. Please try again.');
   });
 });

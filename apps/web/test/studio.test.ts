@@ -2,11 +2,11 @@ import type { Chatbot } from '@atelier/schemas';
 import { simpleConfigBody as simpleConfigSchema } from '@atelier/schemas';
 import { describe, expect, it } from 'vitest';
 import { bulkTargets, runBulk } from '../src/features/studio/bulk';
+import { integrationGuide, SNIPPET_LANGUAGES } from '../src/features/studio/integration-snippets';
 import {
   ALL_TYPES,
   chatbotPath,
   filterChatbots,
-  integrationSnippets,
   isDirty,
   simpleConfigBody,
   simpleFormOf,
@@ -27,6 +27,7 @@ const bot = (over: Partial<Chatbot>): Chatbot => ({
   description: '',
   type: 'simple',
   is_published: false,
+  has_unpublished_changes: false,
   instruction: '',
   model_id: null,
   fallback_model_id: null,
@@ -155,15 +156,64 @@ describe('forms: validation and the saved body', () => {
 });
 
 describe('integration guide', () => {
-  it('uses the real API address and the chatbot id', () => {
-    const s = integrationSnippets('https://api.example.com/', 'bot-1');
-    expect(s.conversation).toContain('https://api.example.com/chat-interface/conversations ');
-    expect(s.conversation).toContain('"chatbot_id": "bot-1"');
-    expect(s.message).toContain(
-      'https://api.example.com/chat-interface/conversations/$CONVERSATION_ID/simple/message',
-    );
-    expect(s.message).toContain('Bearer $TOKEN');
-    expect(s.token).toContain('https://api.example.com/token');
+  const base = 'https://api.example.com';
+  const ID = '44444444-4444-4444-8444-444444444444';
+  /** The JSON body of a curl snippet's -d argument. */
+  const curlBody = (curl: string) => JSON.parse(curl.match(/-d '(.*?)'$/ms)![1]!.replace(/'\\''/g, "'"));
+
+  it('a simple chatbot: the OpenAI call with the real address and id in curl, JavaScript and Python', () => {
+    const guide = integrationGuide(`${base}/`, { id: ID, type: 'simple' });
+    expect(guide.openai.curl).toContain(`curl -N ${base}/v1/chat/completions`);
+    expect(guide.openai.curl).toContain('Authorization: Bearer $ATELIER_API_KEY');
+    expect(curlBody(guide.openai.curl)).toEqual({
+      model: ID,
+      messages: [{ role: 'user', content: 'Hello!' }],
+      stream: true,
+      user: 'customer-42',
+    });
+    expect(guide.openai.javascript).toContain("import OpenAI from 'openai';");
+    expect(guide.openai.javascript).toContain(`baseURL: '${base}/v1'`);
+    expect(guide.openai.javascript).toContain(`model: '${ID}'`);
+    expect(guide.openai.javascript).toContain("content: 'Hello!'");
+    expect(guide.openai.python).toContain('from openai import OpenAI');
+    expect(guide.openai.python).toContain(`base_url="${base}/v1"`);
+    expect(guide.openai.python).toContain(`model="${ID}"`);
+    expect(curlBody(guide.native.curl)).toEqual({ user: 'customer-42', message: 'Hello!', stream: false });
+    expect(guide.native.python).toContain('"stream": False');
+    for (const language of SNIPPET_LANGUAGES) {
+      expect(guide.native[language]).toContain(`${base}/v1/chat-messages`);
+      expect(guide.openai[language]).not.toContain('api.example.com//');
+    }
+  });
+
+  it('flows are never shown the simple chat call; a workflow sends its input fields', () => {
+    for (const type of ['chatflow', 'workflow'] as const) {
+      const guide = integrationGuide(base, { id: ID, type }, ['topic']);
+      const all = JSON.stringify(guide);
+      expect(all).not.toContain('/chat-interface/');
+      expect(all).not.toContain('simple/message');
+    }
+    const chatflow = integrationGuide(base, { id: ID, type: 'chatflow' }, ['topic']);
+    expect(curlBody(chatflow.openai.curl).messages).toEqual([{ role: 'user', content: 'Hello!' }]);
+    expect(curlBody(chatflow.native.curl)).toMatchObject({
+      message: 'Hello!',
+      inputs: { topic: 'your topic' },
+    });
+
+    const workflow = integrationGuide(base, { id: ID, type: 'workflow' }, ['topic', 'query']);
+    const sent = curlBody(workflow.openai.curl).messages[0].content as string;
+    expect(JSON.parse(sent)).toEqual({ topic: 'your topic', query: 'Hello!' });
+    expect(curlBody(workflow.native.curl)).toEqual({
+      user: 'customer-42',
+      inputs: { topic: 'your topic', query: 'Hello!' },
+    });
+    expect(workflow.native.curl).toContain(`${base}/v1/runs/$RUN_ID/events?user=customer-42`);
+    expect(workflow.native.javascript).toContain(`'${base}/v1/workflows/runs'`);
+    expect(workflow.openai.javascript).toContain(`content: '{"topic":"your topic","query":"Hello!"}'`);
+    expect(workflow.native.python).toContain(`"${base}/v1/workflows/runs"`);
+    // Without known fields a workflow is shown a query.
+    const unknown = integrationGuide(base, { id: ID, type: 'workflow' });
+    expect(JSON.parse(curlBody(unknown.openai.curl).messages[0].content)).toEqual({ query: 'Hello!' });
   });
 });
 

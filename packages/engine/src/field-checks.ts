@@ -34,37 +34,37 @@ export function fieldValueProblem(meta: FieldMeta, value: unknown): string | nul
   switch (meta.kind) {
     case 'number': {
       const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
-      if (!Number.isFinite(n)) return `${meta.label} must be a number.`;
-      if (meta.min !== undefined && n < meta.min) return `${meta.label} must be at least ${meta.min}.`;
-      if (meta.max !== undefined && n > meta.max) return `${meta.label} must be at most ${meta.max}.`;
+      if (!Number.isFinite(n)) return `${meta.name} must be a number.`;
+      if (meta.min !== undefined && n < meta.min) return `${meta.name} must be at least ${meta.min}.`;
+      if (meta.max !== undefined && n > meta.max) return `${meta.name} must be at most ${meta.max}.`;
       return null;
     }
     case 'boolean':
       return typeof value === 'boolean' || value === 'true' || value === 'false'
         ? null
-        : `${meta.label} must be true or false.`;
+        : `${meta.name} must be true or false.`;
     case 'select':
       return meta.options && !meta.options.some((o) => o.value === String(value))
-        ? `${meta.label} must be one of ${meta.options.map((o) => o.value).join(', ')}.`
+        ? `${meta.name} must be one of ${meta.options.map((o) => o.value).join(', ')}.`
         : null;
     case 'json':
       return typeof value === 'object' || (typeof value === 'string' && parsesAsJson(value))
         ? null
-        : `${meta.label} must be valid JSON.`;
+        : `${meta.name} must be valid JSON.`;
     case 'tools':
       return Array.isArray(value) && value.every((v) => typeof v === 'string')
         ? null
-        : `${meta.label} must be a list of tool node ids.`;
+        : `${meta.name} must be a list of tool node ids.`;
     case 'conditions': {
       const parsed = conditionBranches.safeParse(value);
-      return parsed.success ? null : `${meta.label}: ${parsed.error.issues[0]?.message ?? 'invalid'}.`;
+      return parsed.success ? null : `${meta.name}: ${parsed.error.issues[0]?.message ?? 'invalid'}.`;
     }
     case 'model':
     case 'collection':
     case 'connector':
     case 'secret':
     case 'credential':
-      return typeof value === 'string' ? null : `${meta.label} must be text.`;
+      return typeof value === 'string' ? null : `${meta.name} must be text.`;
     default:
       return null;
   }

@@ -1,4 +1,4 @@
-import type { NodeExecution } from '@atelier/schemas';
+import { type NodeExecution, nodeName } from '@atelier/schemas';
 import { NodeFailure, NodeTimeoutError, RunError, errorMessage, isRetryable } from './errors';
 import { NodeContextImpl } from './node-context';
 import { checkPayload } from './payload';
@@ -40,7 +40,14 @@ async function attempt(scope: ScopeRun, p: PlannedNode, fields: unknown): Promis
  * the size of what it gives. A failure either continues (the node's output is `{ error }`) or rejects
  * with a NodeFailure that stops the scope.
  */
-export async function executeNode(scope: ScopeRun, p: PlannedNode): Promise<Settled> {
+export function executeNode(scope: ScopeRun, p: PlannedNode): Promise<Settled> {
+  const services = scope.run.services;
+  return services.aroundNode
+    ? services.aroundNode({ id: p.id, type: p.node.type }, () => runNode(scope, p))
+    : runNode(scope, p);
+}
+
+async function runNode(scope: ScopeRun, p: PlannedNode): Promise<Settled> {
   const run = scope.run;
   run.countStep(p.id);
   const started = performance.now();
@@ -112,6 +119,6 @@ export async function executeNode(scope: ScopeRun, p: PlannedNode): Promise<Sett
       return { status: 'failed', outputs };
     }
     run.emit({ ...base, continued: false, execution: record, ...scope.place });
-    throw new NodeFailure(p.id, p.node.data.label || p.id, message);
+    throw new NodeFailure(p.id, nodeName(p.node), message);
   }
 }

@@ -15,14 +15,14 @@ export function prepareFields(
     const name = issue?.path[0];
     const meta = p.def.fieldMeta.find((m) => m.name === name);
     throw new NodeInputError(
-      `${meta?.label ?? String(name ?? 'Fields')}: ${issue?.message ?? 'invalid value'}.`,
+      `${meta?.name ?? String(name ?? 'Fields')}: ${issue?.message ?? 'invalid value'}.`,
     );
   }
   const parsed = result.data as Record<string, unknown>;
   if (!Array.isArray(parsed)) {
     for (const meta of p.def.fieldMeta) {
       if (meta.required && isEmptyValue(parsed[meta.name]) && isVisible(meta, parsed, p.def)) {
-        throw new NodeInputError(`${meta.label} is required (empty after resolving references).`);
+        throw new NodeInputError(`${meta.name} is required (empty after resolving references).`);
       }
     }
   }

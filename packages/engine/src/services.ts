@@ -19,6 +19,14 @@ export interface EngineServices {
   http(request: HttpServiceRequest): Promise<HttpServiceResponse>;
   /** Collections, loaders and vector stores; nodes that need a missing method fail with a clear error. */
   knowledge?: KnowledgeServices;
+  /**
+   * Runs one node's execution (its tries, retries and events) inside the host's context, such as a trace
+   * span its model calls nest under; answers what `execute` answers. Without it the node runs as is.
+   */
+  aroundNode?<T extends { status: string }>(
+    node: { id: string; type: string },
+    execute: () => Promise<T>,
+  ): Promise<T>;
 }
 
 export interface ChatServiceRequest {

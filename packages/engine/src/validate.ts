@@ -1,4 +1,4 @@
-import { type FlowConfig, type FlowNode, outputsOf, sourceHandlesOf } from '@atelier/schemas';
+import { type FlowConfig, type FlowNode, nodeName, outputsOf, sourceHandlesOf } from '@atelier/schemas';
 import { FlowAncestry } from './ancestry';
 import { customFieldProblems, fieldValueProblem, isEmptyValue, isVisible } from './field-checks';
 import { buildGraph, type FlowGraph, reachableFromInputs } from './graph';
@@ -126,7 +126,7 @@ function checkNode(
             nodeId: node.id,
             field: meta.name,
             code: 'missing_field',
-            message: `${meta.label} is required.`,
+            message: `${meta.name} is required.`,
           });
         }
         continue;
@@ -236,7 +236,7 @@ function checkReferences(
         nodeId: node.id,
         field,
         code: 'unknown_output',
-        message: `${ref.raw}: ${target.data.label || target.id} has no output "${ref.output}".`,
+        message: `${ref.raw}: ${nodeName(target)} has no output "${ref.output}".`,
       });
       return;
     }
@@ -245,7 +245,7 @@ function checkReferences(
         nodeId: node.id,
         field,
         code: 'reference_not_upstream',
-        message: `${ref.raw} refers to ${target.data.label || target.id}, which does not run before this node.`,
+        message: `${ref.raw} refers to ${nodeName(target)}, which does not run before this node.`,
       });
     }
   });

@@ -163,7 +163,7 @@ describe('iteration', () => {
     expect(notList.status).toBe('failed');
     expect(notList.error).toMatch(/must be a list/);
     const missing = await runFlow({ config, inputs: {}, services: stubServices() });
-    expect(missing.error).toMatch(/Items is required/);
+    expect(missing.error).toMatch(/items is required/);
 
     const iterate = node('iteration', 'it02', { items: '[]' });
     const ok = await runFlow({

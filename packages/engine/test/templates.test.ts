@@ -17,16 +17,13 @@ describe('templates', () => {
       ['document-indexing', 'workflow'],
       ['knowledge-base-updater', 'workflow'],
     ]);
-    const names = Object.fromEntries(FLOW_TEMPLATES.map((t) => [t.id, t.name]));
-    expect(names).toMatchObject({
-      'simple-chatbot': 'Quick Start Assistant',
-      'qa-chatbot': 'Smart Q&A Assistant',
-      'image-generation': 'Enhanced Image Generator',
-      'figma-dev': 'Figma to Code Converter',
-      agent: 'Smart AI Agent',
-      'document-indexing': 'Document Indexing Pipeline',
-      'knowledge-base-updater': 'Knowledge Base Updater',
-    });
+    // Names and descriptions are translation keys; their texts live in the web app's locale files.
+    for (const t of FLOW_TEMPLATES) {
+      expect([t.name, t.description]).toEqual([
+        `flowTemplates.${t.id}.name`,
+        `flowTemplates.${t.id}.description`,
+      ]);
+    }
   });
 
   it.each(FLOW_TEMPLATES.map((t) => [t.id, t] as const))('%s validates as a draft', (_id, template) => {

@@ -73,8 +73,8 @@ describe('validateFlow', () => {
     const empty = node('llm', 'ab12', { modelId: '', prompt: '   ' });
     const config = flow([input, empty, out], chainEdges(input, empty, out));
     expect(validateFlow(config)).toEqual([
-      { nodeId: 'llm_ab12', field: 'modelId', code: 'missing_field', message: 'Model is required.' },
-      { nodeId: 'llm_ab12', field: 'prompt', code: 'missing_field', message: 'Prompt is required.' },
+      { nodeId: 'llm_ab12', field: 'modelId', code: 'missing_field', message: 'modelId is required.' },
+      { nodeId: 'llm_ab12', field: 'prompt', code: 'missing_field', message: 'prompt is required.' },
     ]);
     expect(validateFlow(config, { draft: true })).toEqual([]);
   });
@@ -99,8 +99,8 @@ describe('validateFlow', () => {
     expect(only(problems, 'invalid_field').map((p) => [p.nodeId, p.message])).toEqual([
       ['input_in01', 'Two custom fields are named "a".'],
       ['input_in01', 'Custom field 3: A field name cannot contain ".", "#", "{" or "}".'],
-      ['llm_ab12', 'Temperature must be a number.'],
-      ['text_to_speech_tt01', expect.stringMatching(/^Voice must be one of alloy, ash/)],
+      ['llm_ab12', 'temperature must be a number.'],
+      ['text_to_speech_tt01', expect.stringMatching(/^voice must be one of alloy, ash/)],
     ]);
   });
 

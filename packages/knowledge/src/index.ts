@@ -1,6 +1,13 @@
 // The knowledge capability: vector stores behind one interface, document parsing, ingestion, retrieval.
 export * from './stores/vector-store';
 export * from './stores/pgvector-store';
+export * from './stores/qdrant-store';
+export { compileQdrantFilter, pointId, type QdrantFilter } from './stores/qdrant-filter';
 export type { QueryFn, SqlClient, SqlSource } from './stores/sql-client';
 export { toSqlClient } from './stores/sql-client';
 export * from './parse/index';
+export type * from './facade';
+export { createKnowledge, type KnowledgeOptions } from './service/knowledge';
+export { STORE_FACTORIES, type StoreFactory } from './service/store-factory';
+export { parseCondition, parseFilterText } from './engine/condition';
+export { reciprocalRankFusion, RRF_K } from './retrieve/fuse';

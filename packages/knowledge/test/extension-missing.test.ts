@@ -1,6 +1,6 @@
-import { openDatabase } from '@atelier/db';
+import { openDatabase, type Database } from '@atelier/db';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgvectorStore, type PgvectorStore } from '../src';
 import { expectKnowledgeError } from './store-contract';
 import { databaseUrl, dropSchemas, uniqueName } from './postgres';
@@ -29,18 +29,23 @@ async function expectMissing(store: PgvectorStore): Promise<void> {
 }
 
 describe('a PostgreSQL without the vector extension', () => {
+  // A new PGlite takes seconds to start (more on a loaded machine): opened in the hook, whose budget
+  // is sized for it, not inside the test's.
+  let pglite: Database;
+  beforeAll(async () => {
+    pglite = await openDatabase({});
+  });
+  afterAll(async () => {
+    await pglite?.close();
+  });
+
   it('answers 503 vector_extension_missing on PGlite, and the database keeps working', async () => {
-    const database = await openDatabase({});
-    try {
-      await expectMissing(createPgvectorStore(database.db, { extension: 'atelier_absent_extension' }));
-      await database.ping();
-      // The store with the real extension works on the same database.
-      const store = createPgvectorStore(database.db);
-      await store.createCollection({ name: 'fine', dimension: 2 });
-      expect((await store.listCollections()).map((c) => c.name)).toEqual(['fine']);
-    } finally {
-      await database.close();
-    }
+    await expectMissing(createPgvectorStore(pglite.db, { extension: 'atelier_absent_extension' }));
+    await pglite.ping();
+    // The store with the real extension works on the same database.
+    const store = createPgvectorStore(pglite.db);
+    await store.createCollection({ name: 'fine', dimension: 2 });
+    expect((await store.listCollections()).map((c) => c.name)).toEqual(['fine']);
   });
 
   it.skipIf(!databaseUrl)(

@@ -19,6 +19,8 @@ export interface MeterScope {
   conversationId: string | null;
   /** False for metrics-only chatbots: the row keeps no prompt and no answer. */
   storeContent: boolean;
+  /** The API key a public-API call came through (its name, kept on the log row). */
+  apiKeyName?: string | null;
 }
 
 export interface InferenceLogInput {
@@ -77,6 +79,7 @@ export function inferenceLogRow(input: InferenceLogInput): InferenceLogRow {
     chatbotName: scope.chatbotName,
     conversationId: scope.conversationId,
     userId: scope.userId,
+    apiKeyName: scope.apiKeyName ?? null,
     modelId: target.model.id,
     modelName: target.model.name,
     providerModelName: target.model.modelName,

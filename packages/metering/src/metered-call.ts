@@ -9,6 +9,8 @@ import {
   type Consumption,
 } from '@atelier/providers';
 import { sql, type SQL } from 'drizzle-orm';
+import { SpanKind, withSpan } from '@atelier/telemetry';
+import { labelsOf, recordModelCall } from './call-telemetry';
 import { creditCtes, type ChargeInput } from './credits';
 import {
   chatPrompt,
@@ -107,7 +109,19 @@ const messageOf = (error: unknown) =>
  * error) and is charged what it consumed (`consumedOnFailure`, usually nothing: a ledger row of 0 then
  * records it), and its error is thrown again. A charge of 0 is still a ledger row: every call has one.
  */
-export async function meteredCall<T>(options: MeteredCallOptions<T>): Promise<MeteredResult<T>> {
+export function meteredCall<T>(options: MeteredCallOptions<T>): Promise<MeteredResult<T>> {
+  const labels = labelsOf(options.primary);
+  return withSpan(
+    `model.call ${labels.model_type}`,
+    {
+      kind: SpanKind.CLIENT,
+      attributes: { 'atelier.provider': labels.provider, 'atelier.model_type': labels.model_type },
+    },
+    () => meteredCallOnce(options),
+  );
+}
+
+async function meteredCallOnce<T>(options: MeteredCallOptions<T>): Promise<MeteredResult<T>> {
   const started = performance.now();
   let firstTokenMs: number | null = null;
   let text = '';
@@ -149,6 +163,7 @@ export async function meteredCall<T>(options: MeteredCallOptions<T>): Promise<Me
   const fallback = target !== options.primary;
   const logId = randomUUID();
   const error = failure ? (options.describeError ?? messageOf)(failure.error) : null;
+  recordModelCall({ target, used, credits, totalMs, firstTokenMs, fallback, failed: failure !== null });
   const write: MeterWrite = {
     organizationId: options.scope.organizationId,
     row: inferenceLogRow({

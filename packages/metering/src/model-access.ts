@@ -1,13 +1,19 @@
 import { models, providers, type Db } from '@atelier/db';
 import { withUserinfo, type UrlPolicy } from '@atelier/net';
 import { createAdapters, type ProviderAdapters, type ProviderConfig } from '@atelier/providers';
-import { and, eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { MeteringError } from './errors';
 import type { MeterTarget, ProviderRow } from './inference-log';
 import type { SecretBox } from './secret-box';
 
 /** A model of a workspace with its provider (what a metered call runs on). */
 export type ModelTarget = MeterTarget;
+
+/** A cache of model rows with their provider, by model id (the runtime's shared caches fit it). */
+export interface ModelTargetCache {
+  get(modelId: string, load: () => Promise<ModelTarget | null>): Promise<ModelTarget | null>;
+  invalidate(modelId: string | null): Promise<void>;
+}
 
 const ADAPTER_CACHE_SIZE = 256;
 
@@ -25,6 +31,11 @@ export function createModelAccess(deps: {
   timeoutMs: number;
   /** What provider calls may reach: every request and redirect hop is checked against it. */
   urlPolicy: UrlPolicy;
+  /**
+   * Where model rows with their provider are kept between calls (by model id), dropped by whoever
+   * changes a model or a provider (`invalidate`); without it every call reads the database.
+   */
+  targets?: ModelTargetCache;
 }) {
   const cache = new Map<string, ProviderAdapters>();
 
@@ -54,21 +65,22 @@ export function createModelAccess(deps: {
     return adapters;
   }
 
+  const targetById = deps.db
+    .select({ model: models, provider: providers })
+    .from(models)
+    .innerJoin(providers, eq(providers.id, models.providerId))
+    .where(eq(models.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('model_target_by_id');
+  const readTarget = async (modelId: string): Promise<ModelTarget | null> =>
+    (await targetById.execute({ id: modelId }))[0] ?? null;
+
   /** A model of the workspace, with its provider; another workspace's or organization's id is not found. */
   async function target(organizationId: string, workspaceId: string, modelId: string): Promise<ModelTarget> {
-    const [row] = await deps.db
-      .select({ model: models, provider: providers })
-      .from(models)
-      .innerJoin(providers, eq(providers.id, models.providerId))
-      .where(
-        and(
-          eq(models.id, modelId),
-          eq(models.organizationId, organizationId),
-          eq(models.workspaceId, workspaceId),
-        ),
-      )
-      .limit(1);
-    if (!row) {
+    const row = deps.targets
+      ? await deps.targets.get(modelId, () => readTarget(modelId))
+      : await readTarget(modelId);
+    if (!row || row.model.organizationId !== organizationId || row.model.workspaceId !== workspaceId) {
       throw new MeteringError(
         404,
         'model_not_found',
@@ -78,7 +90,15 @@ export function createModelAccess(deps: {
     return row;
   }
 
-  return { configFor, adaptersFor, target };
+  /**
+   * Drops a changed or deleted model (`null`: every model, as when a provider or a workspace changes)
+   * from the cache, in every process.
+   */
+  const forget = async (modelId: string | null): Promise<void> => {
+    await deps.targets?.invalidate(modelId);
+  };
+
+  return { configFor, adaptersFor, target, forget };
 }
 
 export type ModelAccess = ReturnType<typeof createModelAccess>;

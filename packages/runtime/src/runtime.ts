@@ -1,6 +1,8 @@
 import type { Db } from '@atelier/db';
+import type { Logger } from '@atelier/telemetry';
 import type { UrlPolicy } from '@atelier/net';
 import type { RunLimits } from '@atelier/engine';
+import { createKnowledge, type Knowledge } from '@atelier/knowledge';
 import type { EventLog } from './events/event-log';
 import { createMemoryEventLog } from './events/memory-event-log';
 import { createRedisEventLog } from './events/redis-event-log';
@@ -8,10 +10,17 @@ import { createModelAccess, createSecretBox } from '@atelier/metering';
 import { createBullmqQueue, startRunWorker } from './queue/bullmq-queue';
 import { createInProcessQueue } from './queue/in-process-queue';
 import type { RunQueue } from './queue/run-queue';
-import { createMemoryCancelBus, createRedisCancelBus, type CancelBus } from './runs/cancel-bus';
+import { createCancelBus, type CancelBus } from './runs/cancel-bus';
+import { createMemoryBroadcast, createRedisBroadcast } from './bus/broadcast';
+import { createSharedCaches, type SharedCaches } from './cache/shared-cache';
 import { createRunExecutor } from './runs/execute-run';
 import { createRunLifecycle, type RunLifecycle } from './runs/lifecycle';
-import { QUEUED_LIMIT_MS, reapDeadRuns, STALE_RUN_MS } from './runs/reaper';
+import { createLocalPresence, createRedisPresence, type Presence } from './queue/presence';
+import { createRunLocks, DEFAULT_RUN_LOCK_MS, sweepEvery, beatEvery } from './runs/run-lock';
+import { QUEUED_LIMIT_MS, queuePosition, queueStats, reapDeadRuns, requeueLostRuns } from './runs/reaper';
+
+/** Documents ingested at once: parsing and embedding share the process with the API's requests. */
+const INGESTION_CONCURRENCY = 2;
 
 export interface RuntimeOptions {
   db: Db;
@@ -23,6 +32,8 @@ export interface RuntimeOptions {
   providerTimeoutMs: number;
   /** What URLs flow nodes may fetch (NODE_URL_POLICY, NODE_URL_ALLOW). */
   httpPolicy: UrlPolicy;
+  /** Base URLs of the Notion and Figma APIs for the loaders (tests, proxies); unset: the real APIs. */
+  loaderEndpoints?: { notion?: string | undefined; figma?: string | undefined } | undefined;
   /** What provider calls may reach, redirects included (PROVIDER_URL_POLICY, PROVIDER_URL_ALLOW). */
   providerPolicy: UrlPolicy;
   /** Runs executed at once by this process. */
@@ -32,21 +43,54 @@ export interface RuntimeOptions {
   /** PGlite: one process owns the database, so runs left queued or running at start are orphans. */
   singleProcess: boolean;
   limits?: Partial<RunLimits>;
-  /** How long a worker's hold on a run lasts without renewal: a killed worker's runs are taken back after it. */
+  /** Where uploaded documents wait until ingested (`<dataDir>/uploads`). */
+  dataDir: string;
+  /** Whether this process ingests uploaded documents (the API does: the uploads are on its disk). */
+  ingestsDocuments?: boolean | undefined;
+  /**
+   * RUN_LOCK_MS, the same on every process: how long a runner's hold on a run lasts without renewal. A
+   * killed runner's runs are ended, by any live process, within this plus RECOVERY_BOUND_MS.
+   */
   lockDurationMs?: number | undefined;
+  /** What this process is, in the live runners the health check lists (when it executes runs). */
+  runnerKind?: 'api' | 'worker';
   onError(error: unknown, context: string): void;
+  /** Where each run's start and end are logged (outcome, duration; with its request id and run id). */
+  log?: Logger | undefined;
 }
 
 export interface Runtime {
   events: EventLog;
   cancels: CancelBus;
+  /** In-memory copies of rows every request re-reads, dropped on change in every process. */
+  caches: SharedCaches;
   /** Every status change of a run after it was queued (see runs/lifecycle.ts). */
   lifecycle: RunLifecycle;
   queue: RunQueue;
   models: ReturnType<typeof createModelAccess>;
+  /** Collections, ingestion, retrieval and the knowledge nodes' services. */
+  knowledge: Knowledge;
   execute(runId: string): Promise<void>;
+  /** Runs this process executes now. */
+  activeRuns(): number;
+  /** Processes executing runs now (from their heartbeats). */
+  runners: Presence;
+  /** The queue as the database has it: runs waiting, running, the oldest wait. */
+  queueStats(): ReturnType<typeof queueStats>;
+  /** A queued run's place in the queue (1 = next); null once it left the queue. */
+  queuePosition(runId: string): Promise<number | null>;
+  /**
+   * Stops taking runs, lets the running ones end for up to `graceMs`, then ends those still running
+   * here as failed with the reason (runs still queued stay queued for another process), and closes.
+   */
+  shutdown(graceMs: number): Promise<void>;
+  /** The first half of shutdown: stops taking runs and ends the running ones (grace), closes nothing. */
+  drain(graceMs: number): Promise<void>;
   close(): Promise<void>;
 }
+
+export const RUNNER_SHUT_DOWN =
+  'The server running this flow shut down before it ended (it was restarted or scaled down). Run it again.';
 
 /**
  * Everything that runs flows, wired for the embedded mode or for Redis. The API and the worker build
@@ -58,25 +102,48 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const events = redisUrl
     ? createRedisEventLog(redisUrl, prefix, (error) => options.onError(error, 'run events'))
     : createMemoryEventLog();
-  const cancels = redisUrl ? createRedisCancelBus(redisUrl, prefix) : createMemoryCancelBus();
+  const broadcast = (name: string) =>
+    redisUrl ? createRedisBroadcast(redisUrl, prefix, name) : createMemoryBroadcast();
+  const cancels = createCancelBus(broadcast('run-cancel'));
+  const caches = createSharedCaches(broadcast('cache-invalidate'));
+  const box = createSecretBox(options.encryptionKey);
   const models = createModelAccess({
     db,
-    box: createSecretBox(options.encryptionKey),
+    box,
+    targets: caches.cache('model-targets'),
     timeoutMs: options.providerTimeoutMs,
     urlPolicy: options.providerPolicy,
   });
+  const knowledge = createKnowledge({
+    db,
+    models,
+    box,
+    urlPolicy: options.providerPolicy,
+    loaderPolicy: options.httpPolicy,
+    loaderEndpoints: options.loaderEndpoints,
+    dataDir: options.dataDir,
+    onError: (error, context) => options.onError(error, `knowledge: ${context}`),
+  });
+  if (options.ingestsDocuments) knowledge.startIngestionWorker({ concurrency: INGESTION_CONCURRENCY });
+  const lockMs = options.lockDurationMs ?? DEFAULT_RUN_LOCK_MS;
   const lifecycle = createRunLifecycle({
     db,
     events,
+    lockMs,
     onError: (error, runId) => options.onError(error, `run ${runId}`),
+    log: options.log,
   });
+  const locks = createRunLocks(db, lockMs, (error) => options.onError(error, 'run lock'));
   const execute = createRunExecutor({
+    log: options.log,
     db,
     lifecycle,
+    locks,
     events,
     cancels,
     models,
     httpPolicy: options.httpPolicy,
+    knowledge,
     ...(options.limits ? { limits: options.limits } : {}),
     onError: (error, runId) => options.onError(error, `run ${runId}`),
   });
@@ -94,34 +161,120 @@ export function createRuntime(options: RuntimeOptions): Runtime {
           prefix,
           execute,
           concurrency: options.concurrency,
-          ...(options.lockDurationMs ? { lockDurationMs: options.lockDurationMs } : {}),
+          lockDurationMs: lockMs,
           onError: (error) => options.onError(error, 'run worker'),
         })
       : null;
 
-  // No run stays "running" forever: the embedded mode's orphans at start, then dead runners' runs.
-  const reap = (orphansToo = false) =>
-    reapDeadRuns(db, lifecycle, {
-      orphansToo,
-      ...(redisUrl ? {} : { queuedLimitMs: QUEUED_LIMIT_MS }),
-    }).catch((error: unknown) => options.onError(error, 'reaper'));
-  if (!redisUrl && options.singleProcess && options.executesRuns) void reap(true);
-  const reaper = options.executesRuns ? setInterval(() => void reap(), STALE_RUN_MS / 3) : null;
-  reaper?.unref();
+  const self = options.executesRuns
+    ? {
+        kind: options.runnerKind ?? (redisUrl ? 'worker' : 'api'),
+        concurrency: options.concurrency,
+        active: () => locks.size,
+      }
+    : null;
+  const runners = redisUrl ? createRedisPresence(redisUrl, prefix, self, lockMs) : createLocalPresence(self);
+
+  // No run stays stuck, whoever dies: every live process (API or worker) sweeps for runs whose lock
+  // lapsed and ends them, and hands queued runs the queue lost back to it. After its own database
+  // outage a process waits until runners had time to renew their locks before ending anything.
+  const onlyHere = !redisUrl && options.singleProcess;
+  let healthySince: number | null = Date.now();
+  let sweeping = false;
+  let lastRequeue = 0;
+  const sweep = async (orphansToo = false) => {
+    if (sweeping) return;
+    sweeping = true;
+    try {
+      // Lost queue entries are rarer than dead runners: looked for once per lock period.
+      if (orphansToo || Date.now() - lastRequeue >= Math.max(lockMs, 5_000)) {
+        lastRequeue = Date.now();
+        await requeueLostRuns(db, queue, { lockMs, all: orphansToo });
+      }
+      const now = Date.now();
+      if (healthySince === null) healthySince = now;
+      if (orphansToo || now - healthySince >= 1.5 * beatEvery(lockMs)) {
+        await reapDeadRuns(db, lifecycle, {
+          lockMs,
+          orphansToo,
+          ...(redisUrl ? {} : { queuedLimitMs: QUEUED_LIMIT_MS }),
+        });
+      }
+    } catch (error) {
+      healthySince = null;
+      options.onError(error, 'run sweeper');
+    } finally {
+      sweeping = false;
+    }
+  };
+  // The embedded mode owns its database: what was running when it stopped is an orphan; what was
+  // queued is handed back to the queue.
+  if (onlyHere && options.executesRuns) void sweep(true);
+  const sweeper = setInterval(() => void sweep(), sweepEvery(lockMs));
+  sweeper.unref();
+
+  let closed = false;
+  async function close() {
+    if (closed) return;
+    closed = true;
+    clearInterval(sweeper);
+    await runners.close();
+    await worker?.close();
+    await knowledge.close();
+    await queue.close();
+    locks.close();
+    await cancels.close();
+    await caches.close();
+    await events.close();
+  }
+
+  async function drain(graceMs: number) {
+    clearInterval(sweeper);
+    await runners.close();
+    // Stop taking runs and wait for the running ones, up to the grace period.
+    const drained = Promise.all([worker?.close(), queue.close()]);
+    let timer: NodeJS.Timeout | undefined;
+    const late = await Promise.race([
+      drained.then(() => false),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (late) {
+      // Ended here with the reason (a run with side effects is not replayed); their runners, aborted
+      // by the lost lock or at close, find the run ended and stop.
+      await Promise.all(
+        locks
+          .held()
+          .map((id) =>
+            lifecycle
+              .finish(id, { status: 'failed', error: RUNNER_SHUT_DOWN }, ['running'])
+              .catch(() => false),
+          ),
+      );
+      locks.stopAll();
+    }
+  }
 
   return {
     events,
     cancels,
+    caches,
     lifecycle,
     queue,
     models,
+    knowledge,
     execute,
-    async close() {
-      if (reaper) clearInterval(reaper);
-      await worker?.close();
-      await queue.close();
-      await cancels.close();
-      await events.close();
+    runners,
+    activeRuns: () => locks.size,
+    queueStats: () => queueStats(db),
+    queuePosition: (runId) => queuePosition(db, runId),
+    drain,
+    async shutdown(graceMs) {
+      await drain(graceMs);
+      await close();
     },
+    close,
   };
 }

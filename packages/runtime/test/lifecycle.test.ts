@@ -66,6 +66,20 @@ const outcomeFor = (status: Exclude<RunStatus, 'queued' | 'running'>): RunOutcom
     ? { status, outputs: { answer: 'yes' }, text: 'yes' }
     : { status, error: `ended as ${status}` };
 
+/** A running chat run in a conversation of its own, with a lifecycle over a memory event log. */
+async function runningChatRun() {
+  const { db } = await sharedTestDatabase();
+  const { org, base, conversation } = await setup(db);
+  const events = createMemoryEventLog();
+  const lifecycle = createRunLifecycle({ db, events });
+  const conv = await conversation();
+  const [row] = await db
+    .insert(runs)
+    .values({ ...base, trigger: 'chat', conversationId: conv, status: 'running' })
+    .returning();
+  return { db, org, events, lifecycle, conv, row: row! };
+}
+
 describe('the run state table', () => {
   it('allows exactly these moves: queued -> running/cancelled/failed; running -> running/ends; ends are final', () => {
     expect(RUN_TRANSITIONS).toEqual({
@@ -123,29 +137,35 @@ describe('the run state table', () => {
   });
 
   it('ends a run once: a second end (the reaper racing the runner) is refused and logs nothing', async () => {
-    const { db } = await sharedTestDatabase();
-    const { org, base, conversation } = await setup(db);
-    const events = createMemoryEventLog();
-    const lifecycle = createRunLifecycle({ db, events });
-    const conv = await conversation();
-    const [row] = await db
-      .insert(runs)
-      .values({ ...base, trigger: 'chat', conversationId: conv, status: 'running' })
-      .returning();
+    const { db, org, events, lifecycle, conv, row } = await runningChatRun();
     const [first, second] = await Promise.all([
-      lifecycle.finish(row!.id, { status: 'failed', error: RUNNER_STOPPED }),
-      lifecycle.finish(row!.id, { status: 'succeeded', outputs: {}, text: 'late' }),
+      lifecycle.finish(row.id, { status: 'failed', error: RUNNER_STOPPED }),
+      lifecycle.finish(row.id, { status: 'succeeded', outputs: {}, text: 'late' }),
     ]);
     expect([first, second]).toEqual([true, false]);
-    const [after] = await db.select().from(runs).where(eq(runs.id, row!.id));
+    const [after] = await db.select().from(runs).where(eq(runs.id, row.id));
     expect(after).toMatchObject({ status: 'failed', error: RUNNER_STOPPED });
-    expect(await logged(events, row!.id)).toEqual([
-      { type: 'execution_error', run_id: row!.id, error: RUNNER_STOPPED, status: 'failed' },
+    expect(await logged(events, row.id)).toEqual([
+      { type: 'execution_error', run_id: row.id, error: RUNNER_STOPPED, status: 'failed' },
     ]);
     const stored = await db.select().from(messages).where(eq(messages.conversationId, conv));
     expect(stored.map((m) => [m.role, m.error, m.content])).toEqual([
       ['assistant', true, [{ type: 'text', text: `Error: ${RUNNER_STOPPED}` }]],
     ]);
+    // The statement that ended the run also touched its conversation.
+    const [touched] = await db.select().from(conversations).where(eq(conversations.id, conv));
+    expect(touched!.lastMessagePreview).toBe(`Error: ${RUNNER_STOPPED}`.slice(0, 120));
+    await db.delete(runs).where(eq(runs.organizationId, org.id));
+    await events.close();
+  });
+
+  it('a run whose conversation was deleted meanwhile still ends, with no message', async () => {
+    const { db, org, events, lifecycle, conv, row } = await runningChatRun();
+    await db.delete(conversations).where(eq(conversations.id, conv));
+    expect(await lifecycle.finish(row.id, { status: 'succeeded', outputs: {}, text: 'done' })).toBe(true);
+    const [after] = await db.select().from(runs).where(eq(runs.id, row.id));
+    expect(after).toMatchObject({ status: 'succeeded', finalOutput: 'done', conversationId: null });
+    expect(await db.select().from(messages).where(eq(messages.conversationId, conv))).toEqual([]);
     await db.delete(runs).where(eq(runs.organizationId, org.id));
     await events.close();
   });

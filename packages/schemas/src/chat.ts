@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { chatbotType } from './chatbots';
-import { inputFieldTypes, messageRoles } from './constants';
+import { inputFieldTypes, messageFeedbacks, messageRoles } from './constants';
 
 export const inputFieldType = z.enum(inputFieldTypes);
 
@@ -21,11 +21,30 @@ export const conversation = z.object({
 export type Conversation = z.infer<typeof conversation>;
 export const conversationsAnswer = z.object({ conversations: z.array(conversation) });
 
-export const messagePart = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text'), text: z.string().max(200_000) }),
-  /** A data: URL (jpeg, png, gif or webp) or an http(s) URL. */
-  z.object({ type: z.literal('image'), url: z.string().max(15_000_000) }),
-]);
+const textPart = z.object({ type: z.literal('text'), text: z.string().max(200_000) });
+/** A data: URL (jpeg, png, gif or webp) or an http(s) URL. */
+const imagePart = z.object({ type: z.literal('image'), url: z.string().max(15_000_000) });
+
+/** Where a passage of an answer's context came from: shown under the answer. */
+export const answerSource = z.object({
+  collection_id: z.string(),
+  collection_name: z.string(),
+  document_id: z.string().nullable(),
+  filename: z.string().nullable(),
+  chunk_index: z.number().int().nullable(),
+  score: z.number(),
+  /** The passage's first characters. */
+  excerpt: z.string(),
+});
+export type AnswerSource = z.infer<typeof answerSource>;
+/** An assistant answer's sources, stored with it (never sent by clients). */
+const sourcesPart = z.object({ type: z.literal('sources'), sources: z.array(answerSource).max(50) });
+
+/** What a client sends: text and images. */
+export const inputPart = z.discriminatedUnion('type', [textPart, imagePart]);
+export type InputPart = z.infer<typeof inputPart>;
+/** What a stored message holds: a client's parts, and an answer's sources. */
+export const messagePart = z.discriminatedUnion('type', [textPart, imagePart, sourcesPart]);
 export type MessagePart = z.infer<typeof messagePart>;
 
 export const historyMessage = z.object({
@@ -33,8 +52,14 @@ export const historyMessage = z.object({
   role: z.enum(messageRoles),
   content: z.array(messagePart),
   error: z.boolean(),
+  /** The person's thumbs up or down on an answer. */
+  feedback: z.enum(messageFeedbacks).nullable(),
   created_at: z.string(),
 });
+
+/** Rate an answer; null takes the rating back. */
+export const messageFeedbackBody = z.object({ rating: z.enum(messageFeedbacks).nullable() }).strict();
+export const messageFeedbackParams = z.object({ id: z.uuid(), messageId: z.uuid() }).strict();
 export const historyAnswer = z.object({ history: z.array(historyMessage) });
 
 export const createConversationBody = z
@@ -49,11 +74,16 @@ export const simpleMessageBody = z
       .array(
         z.object({
           role: z.enum(['user', 'assistant', 'system']),
-          content: z.union([z.string().max(200_000), z.array(messagePart).max(20)]),
+          content: z.union([z.string().max(200_000), z.array(inputPart).max(20)]),
         }),
       )
       .min(1)
       .max(500),
+    /**
+     * Regenerate or Retry: the last message is the last question asked again. Its earlier answer is
+     * replaced and the question not stored twice (when it is the conversation's last stored question).
+     */
+    regenerate: z.boolean().optional(),
   })
   .strict();
 export type SimpleMessageBody = z.infer<typeof simpleMessageBody>;
@@ -66,6 +96,8 @@ export const simpleStreamEvent = z.discriminatedUnion('type', [
   /** First event: where the answer is stored. */
   z.object({ type: z.literal('start'), conversation_id: z.string(), message_id: z.string() }),
   z.object({ type: z.literal('text'), text: z.string() }),
+  /** The passages the answer draws on (chatbots with knowledge collections), before its first text. */
+  z.object({ type: z.literal('sources'), sources: z.array(answerSource) }),
   /** Every 15 seconds while nothing else is sent; clients ignore it. */
   z.object({ type: z.literal('heartbeat') }),
   /** The inference-error marker: the answer failed; status 504 means it timed out. */

@@ -14,6 +14,8 @@ export const chatbot = z.object({
   description: z.string(),
   type: chatbotType,
   is_published: z.boolean(),
+  /** Published, then saved with changes since (its config version is past the published one). */
+  has_unpublished_changes: z.boolean(),
   /** Simple chatbots: what the assistant is told to be and do. */
   instruction: z.string(),
   model_id: z.string().nullable(),
@@ -23,6 +25,8 @@ export const chatbot = z.object({
   store_conversations: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** The workspace's name: given by GET /chatbots_for_user (the chat groups assistants by it). */
+  workspace_name: z.string().optional(),
 });
 export type Chatbot = z.infer<typeof chatbot>;
 
@@ -64,6 +68,7 @@ export const chatbotConfig = z.object({
   chatbot_id: z.string(),
   workspace_id: z.string(),
   is_published: z.boolean(),
+  has_unpublished_changes: z.boolean(),
   configuration: flowConfiguration,
 });
 export const chatbotConfigAnswer = z.object({ config: chatbotConfig });

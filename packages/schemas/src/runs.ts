@@ -49,6 +49,23 @@ export const flowStreamEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('heartbeat') }),
 ]);
 export type FlowStreamEvent = z.infer<typeof flowStreamEvent>;
+
+/**
+ * What a run stream says beside the run's own events, without an `id:` (resuming is unchanged):
+ * `queued` while the run waits for a runner (its place, 1 = next), and `reconnect` as the last event
+ * when the API process shuts down (re-attach to `GET /runs/{run_id}/events` with `last_event_id`, after
+ * `retry_ms`; the run goes on).
+ */
+export const runStreamNotice = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('queued'), run_id: z.string(), position: z.number().int().positive() }),
+  z.object({
+    type: z.literal('reconnect'),
+    run_id: z.string(),
+    last_event_id: z.string().nullable(),
+    retry_ms: z.number().int().positive(),
+  }),
+]);
+export type RunStreamNotice = z.infer<typeof runStreamNotice>;
 export type FlowStreamEventType = FlowStreamEvent['type'];
 /** The events after which a run's stream ends. */
 export const TERMINAL_EVENTS: readonly FlowStreamEventType[] = ['execution_completed', 'execution_error'];
@@ -89,7 +106,7 @@ export const runDetail = run.extend({ node_executions: z.array(runNodeExecution)
 export type RunDetail = z.infer<typeof runDetail>;
 export const runsAnswer = z.object({ runs: z.array(run) });
 
-const inputValues = z.record(z.string(), z.unknown());
+export const inputValues = z.record(z.string(), z.unknown());
 
 /** A test run from the editor: the saved configuration, or the draft on the canvas. */
 export const startRunBody = z
@@ -104,7 +121,13 @@ export type StartRunBody = z.infer<typeof startRunBody>;
 export const startRunAnswer = z.object({ run_id: z.string(), status: runStatus });
 
 /** Spec: the chatflow and workflow message endpoints take `input_data` (the additional inputs plus query). */
-export const flowMessageBody = z.object({ input_data: inputValues }).strict();
+export const flowMessageBody = z
+  .object({
+    input_data: inputValues,
+    /** Regenerate or Retry: the query is the last one asked again; its answer is replaced, not added. */
+    regenerate: z.boolean().optional(),
+  })
+  .strict();
 export type FlowMessageBody = z.infer<typeof flowMessageBody>;
 
 export const runIdParams = z.object({ id: uuid }).strict();
@@ -112,8 +135,15 @@ export const runsQuery = z
   .object({ limit: z.coerce.number().int().min(1).max(200).default(50), status: runStatus.optional() })
   .strict();
 
-/** The queue's one job: run this run. Validated when taken off the queue. */
-export const runJob = z.object({ runId: uuid });
+/**
+ * The queue's one job: run this run, with the id of the request that started it and its W3C trace
+ * context (for the runner's logs and spans). Validated when taken off the queue.
+ */
+export const runJob = z.object({
+  runId: uuid,
+  requestId: z.string().max(128).optional(),
+  trace: z.record(z.string().max(64), z.string().max(512)).optional(),
+});
 export type RunJob = z.infer<typeof runJob>;
 
 /** What stops a flow from running, per node (answered with 422 invalid_flow on publish and run). */

@@ -3,6 +3,7 @@ import { language, uuid } from './common';
 import { emailSchema } from './auth';
 import { password } from './password';
 import { appRoleId, role } from './roles';
+import { PROFILE_LIMITS } from './constants';
 
 export const userStatus = z.enum(['active', 'invited']);
 
@@ -24,14 +25,15 @@ export type User = z.infer<typeof user>;
 /** A member of a workspace, as listed by GET /users/workspace/{id}. */
 export const workspaceMember = user.extend({ workspace_role_id: z.string() });
 
-const personName = z.string().trim().max(100);
+const personName = z.string().trim().max(PROFILE_LIMITS.firstName);
+const jobTitle = z.string().trim().max(PROFILE_LIMITS.jobTitle);
 
 export const createUserBody = z
   .object({
     email: emailSchema,
     firstName: personName.optional(),
     lastName: personName.optional(),
-    jobTitle: z.string().trim().max(120).optional(),
+    jobTitle: jobTitle.optional(),
     user_role_id: appRoleId,
     language_preference: language.optional(),
     /** Optional: without it the user receives an invitation and chooses one. */
@@ -40,18 +42,24 @@ export const createUserBody = z
   .strict();
 export type CreateUserBody = z.infer<typeof createUserBody>;
 
-export const createUserAnswer = z.object({
-  user_id: z.string(),
-  /** The onboarding link, for admins who share it themselves (no SMTP configured). */
+/**
+ * An invitation: mailed when a mail server is set; otherwise written to the server log, and its link
+ * answered to the admin (who shares it themselves).
+ */
+export const invitationAnswer = z.object({
   invitation_url: z.string().nullable(),
+  invitation_mailed: z.boolean(),
 });
+export type InvitationAnswer = z.infer<typeof invitationAnswer>;
+
+export const createUserAnswer = invitationAnswer.extend({ user_id: z.string() });
 
 export const updateUserBody = z
   .object({
     email: emailSchema.optional(),
     firstName: personName.optional(),
     lastName: personName.optional(),
-    jobTitle: z.string().trim().max(120).optional(),
+    jobTitle: jobTitle.optional(),
     user_role_id: appRoleId.optional(),
     language_preference: language.optional(),
   })
@@ -62,7 +70,7 @@ export const updateProfileBody = z
   .object({
     firstName: personName.optional(),
     lastName: personName.optional(),
-    jobTitle: z.string().trim().max(120).optional(),
+    jobTitle: jobTitle.optional(),
     language_preference: language.optional(),
   })
   .strict();

@@ -36,6 +36,8 @@ async function main() {
     url: config.databaseUrl,
     dataDir: `${config.dataDir}/pglite`,
     poolSize: config.dbPoolSize,
+    // The embedded database in a process of its own: its work off this event loop, its memory not ours.
+    embedded: 'process',
   });
   try {
     await migrateDatabase(database);

@@ -1,19 +1,21 @@
 import jwt from '@fastify/jwt';
-import { users } from '@atelier/db';
 import type { AppRoleId } from '@atelier/schemas';
-import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Principal } from '../services/auth/principal';
+import type { ApiKeyPrincipal, EmbedPrincipal, Principal } from '../services/auth/principal';
 import type { AccessClaims } from '../services/auth/session-service';
 import { AppError } from '../services/errors';
+import { authenticateEmbed } from './embed-access';
 
 /**
  * How a route is reached, declared on the route itself (`config.access`) and enforced here, in one
- * place: `public`, or the application roles allowed. A route that declares nothing is refused at
- * start-up, so no route can be open by omission.
+ * place: `public`, the application roles allowed (a user's JWT), `api_key` (the public API: a
+ * chatbot's API key, never a JWT; and a key is never accepted where a JWT is expected), or `embed` (the
+ * embeddable chat: the public embed token in the route's own path, from an allowed origin; it is no
+ * bearer token, so it reaches nothing else). A route that
+ * declares nothing is refused at start-up, so no route can be open by omission.
  */
-export type Access = 'public' | { roles: readonly AppRoleId[] };
+export type Access = 'public' | 'api_key' | 'embed' | { roles: readonly AppRoleId[] };
 
 /** The role sets routes declare, shared with the web app's guards. */
 export { ADMINS, ALL_ROLES, BUILDERS } from '@atelier/schemas/constants';
@@ -24,6 +26,10 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal?: Principal;
+    /** The caller of a public-API route. */
+    apiKey?: ApiKeyPrincipal;
+    /** The caller of an embed route. */
+    embed?: EmbedPrincipal;
   }
   interface FastifyInstance {
     /** Every route with its access rule, as registered (the role-matrix test walks it). */
@@ -40,6 +46,12 @@ declare module '@fastify/jwt' {
 
 const unauthenticated = (detail = 'Please log in.') => new AppError(401, 'unauthenticated', detail);
 
+/** The API key calling a public-API route (the hook guarantees it is there). */
+export function apiKeyOf(request: FastifyRequest): ApiKeyPrincipal {
+  if (!request.apiKey) throw unauthenticated();
+  return request.apiKey;
+}
+
 /** The caller of an authenticated route (the hook guarantees it is there). */
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw unauthenticated();
@@ -53,20 +65,6 @@ export default fp(
       sign: { algorithm: 'HS256', expiresIn: opts.accessTokenTtlSeconds },
       verify: { algorithms: ['HS256'] },
     });
-
-    // Built once: this lookup runs on every authenticated request.
-    const userById = app.db
-      .select({
-        id: users.id,
-        organizationId: users.organizationId,
-        role: users.userRoleId,
-        email: users.email,
-        tokenVersion: users.tokenVersion,
-      })
-      .from(users)
-      .where(eq(users.id, sql.placeholder('id')))
-      .limit(1)
-      .prepare('auth_user_by_id');
 
     app.decorate('routeCatalog', []);
     app.addHook('onRoute', (route) => {
@@ -85,7 +83,16 @@ export default fp(
     app.addHook('onRequest', async (request) => {
       const access = request.routeOptions.config.access;
       if (!access || access === 'public') return;
+      if (access === 'embed') {
+        request.embed = await authenticateEmbed(app, request);
+        return;
+      }
       if (!request.headers.authorization?.startsWith('Bearer ')) throw unauthenticated();
+      if (access === 'api_key') {
+        const token = request.headers.authorization.slice('Bearer '.length).trim();
+        request.apiKey = await app.services.apiKeys.authenticate(token);
+        return;
+      }
       let claims: AccessClaims;
       try {
         claims = await request.jwtVerify<AccessClaims>();
@@ -96,8 +103,9 @@ export default fp(
         }
         throw new AppError(401, 'invalid_token', 'The access token is not valid. Please log in.');
       }
-      // The user's current row decides: a deleted user or a changed role takes effect at once.
-      const [user] = await userById.execute({ id: claims.sub });
+      // The user's current row decides: a deleted user or a changed role takes effect at once (the
+      // cached row is dropped in every process by whoever changes it: services/auth/user-rows.ts).
+      const user = await app.services.userRows.get(claims.sub);
       if (!user || user.organizationId !== claims.org)
         throw unauthenticated('Your account no longer exists.');
       // Logout, a password change or a reset bump the version: older access tokens end at once.

@@ -5,9 +5,38 @@ import { ProviderError } from '@atelier/providers';
 import { MeteringError } from '@atelier/metering';
 import { RuntimeError } from '@atelier/runtime';
 import { AppError } from '../services/errors';
+import { validationDetail, validationProblems } from './validation-problems';
+import { UNAVAILABLE, unavailableDependency } from './unavailable';
+
+/** What a 503 for a dependency out of reach tells the client to wait before trying again. */
+const RETRY_AFTER_SECONDS = '5';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Errors also carry OpenAI's shape `{error: {message, type, code, param}}` (for OpenAI clients). */
+    openAiErrors?: boolean;
+  }
+}
+
+/** OpenAI's error `type` for a status, as its clients read it. */
+function openAiType(status: number): string {
+  if (status === 401) return 'authentication_error';
+  if (status === 402) return 'insufficient_quota';
+  if (status === 403) return 'permission_error';
+  if (status === 404) return 'not_found_error';
+  if (status === 429) return 'rate_limit_error';
+  if (status >= 500) return 'server_error';
+  return 'invalid_request_error';
+}
+
+/** Every error's body: `{detail, code}`, with OpenAI's `error` beside them on the routes that ask. */
+function errorBody(reply: FastifyReply, status: number, code: string, detail: string) {
+  if (!reply.request.routeOptions.config?.openAiErrors) return { detail, code };
+  return { detail, code, error: { message: detail, type: openAiType(status), code, param: null } };
+}
 
 function send(reply: FastifyReply, status: number, code: string, detail: string) {
-  return reply.status(status).send({ detail, code });
+  return reply.status(status).send(errorBody(reply, status, code, detail));
 }
 
 // Fastify's own errors, by code, answered with the right status and a sentence a person can act on.
@@ -38,31 +67,40 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
   return send(reply, 400, 'bad_url', 'The address of the request is not valid.');
 }
 
-/** Every error leaves the server as `{detail, code}` with a fitting status; nothing else leaks. */
+/**
+ * Every error leaves the server as `{detail, code}` with a fitting status; nothing else leaks. A failed
+ * validation (422 `validation_error`) also lists its problems field by field in `errors`.
+ */
 export default fp(
   async function errors(app: FastifyInstance) {
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof AppError) {
         reply.headers(error.headers);
-        return reply.status(error.status).send({ ...error.extra, detail: error.detail, code: error.code });
+        return reply
+          .status(error.status)
+          .send({ ...error.extra, ...errorBody(reply, error.status, error.code, error.detail) });
       }
       if (error instanceof RuntimeError || error instanceof MeteringError) {
+        if (error.status === 503) reply.header('retry-after', RETRY_AFTER_SECONDS);
         return send(reply, error.status, error.code, error.detail);
+      }
+      // PostgreSQL or Redis out of reach: 503 with what is missing, and the call works again on its return.
+      const down = unavailableDependency(error);
+      if (down) {
+        request.log.warn({ err: error }, `${down} unavailable`);
+        const [code, detail] = UNAVAILABLE[down];
+        reply.header('retry-after', RETRY_AFTER_SECONDS);
+        return send(reply, 503, code, detail);
       }
       if (error instanceof ProviderError) {
         return send(reply, error.status, error.code, error.detail);
       }
       if (hasZodFastifySchemaValidationErrors(error)) {
-        const where = error.validationContext ?? 'request';
-        const problems = error.validation.map((v) => {
-          const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
-          const params = v.params as { issue?: { code?: string; keys?: string[] } } | undefined;
-          if (params?.issue?.code === 'unrecognized_keys') {
-            return `${where}: unknown field(s) ${params.issue.keys?.join(', ') ?? ''}`.trim();
-          }
-          return `${where}${path ? `.${path}` : ''}: ${v.message}`;
+        const problems = validationProblems(error.validationContext ?? 'request', error.validation);
+        return reply.status(422).send({
+          ...errorBody(reply, 422, 'validation_error', validationDetail(problems)),
+          errors: problems,
         });
-        return send(reply, 422, 'validation_error', `Invalid request. ${problems.join('; ')}`);
       }
       const known = error.code ? FASTIFY_ERRORS[error.code] : undefined;
       if (known) return send(reply, known[0], known[1], known[2]);
@@ -76,6 +114,11 @@ export default fp(
       } else {
         request.log.error({ err: error }, 'unhandled error');
       }
+      // Our bug, not the caller's: reported (when SENTRY_DSN is set) with the route pattern and request id.
+      app.telemetry.reportError(error, {
+        route: request.routeOptions.url ?? 'unmatched',
+        request_id: request.id,
+      });
       return send(reply, 500, 'internal_error', 'Something went wrong on our side. Please try again.');
     });
 

@@ -1,3 +1,4 @@
+import { logContextFields } from '@atelier/telemetry';
 import type { FastifyRequest } from 'fastify';
 
 export const REDACTED = '[redacted]';
@@ -26,9 +27,13 @@ export function serializeRequest(req: FastifyRequest) {
   };
 }
 
-/** The logger options of the app, whatever the caller gave, with the redacting serializer. */
+/**
+ * The logger options of the app, whatever the caller gave, with the redacting serializer, and the
+ * request and run ids of the current context on lines written outside a request's logger (services,
+ * the runs executed here).
+ */
 export function redactingLogger(logger: boolean | object): boolean | object {
   if (logger === false) return false;
   const base = logger === true ? {} : (logger as { serializers?: object });
-  return { ...base, serializers: { ...base.serializers, req: serializeRequest } };
+  return { mixin: logContextFields, ...base, serializers: { ...base.serializers, req: serializeRequest } };
 }

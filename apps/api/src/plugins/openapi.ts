@@ -62,8 +62,19 @@ export default fp(
             'Build, publish and monitor AI chatbots and workflows. Errors answer `{detail, code}`.',
           version: '0.1.0',
         },
+        servers: [{ url: app.config.publicApiUrl, description: 'This Atelier API' }],
+        tags: [
+          {
+            name: 'public-api',
+            description:
+              "The public API (`/v1`), for other systems: authenticate with a chatbot's API key (`Authorization: Bearer atl_…`, created in the Studio), never a user's token. `POST /v1/chat/completions` and `GET /v1/models` speak OpenAI's protocol (`model` is the chatbot's id; errors also carry OpenAI's `{error: {message, type, code, param}}`); the other calls speak Atelier's own events and answer errors as `{detail, code}`. Each end user is named by the `user` string you send: one user's conversations and runs are invisible to another. Every call of a key counts against its per-minute limit (API_KEY_REQUESTS_PER_MINUTE; 429 with Retry-After).",
+          },
+        ],
         components: {
-          securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+          securitySchemes: {
+            bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+            apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'atl_… API key' },
+          },
         },
         security: [{ bearer: [] }],
       },
@@ -74,8 +85,17 @@ export default fp(
         const responses = withCommonAnswers(method, input.url, (schema.response ?? {}) as Responses);
         const stream = input.route.config?.eventStream;
         if (stream) {
-          const ok = (responses[200] ??= { description: 'The event stream.' });
+          const json = responses[200];
+          // A JSON answer on the same status (stream on request) keeps its schema beside the stream.
+          const ok: Schema =
+            json && !json.content
+              ? {
+                  description: (json.description as string) ?? 'The answer.',
+                  content: { 'application/json': { schema: json } },
+                }
+              : (json ?? { description: 'The event stream.' });
           ok.content = stream === 'always' ? EVENT_STREAM : { ...(ok.content as Schema), ...EVENT_STREAM };
+          responses[200] = ok;
         }
         return { schema: { ...schema, response: responses }, url };
       },

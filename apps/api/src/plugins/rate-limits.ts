@@ -68,6 +68,8 @@ export default fp(
             keyPrefix: `atelier:rl:${keyPrefix}`,
             points,
             duration,
+            // While Redis is away, this process counts alone (login keeps working, still limited).
+            insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
           })
         : new RateLimiterMemory({ keyPrefix, points, duration });
     const limiters: Record<LimitName, RateLimiterAbstract> = {

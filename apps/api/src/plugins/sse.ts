@@ -1,7 +1,29 @@
 import { HEARTBEAT_MS, STREAM_DONE } from '@atelier/schemas';
 import type { EventLog } from '@atelier/runtime';
 import type { FlowStreamEvent } from '@atelier/schemas';
+import type { Server } from 'node:http';
+import { metrics } from '@atelier/telemetry';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+
+/** A run stream's client hears its place in the queue when nothing came for this long, then this often. */
+const QUEUED_NOTICE_MS = 2_000;
+const QUEUED_REPEAT_MS = 5_000;
+/** Events of one stream within this long of its last write leave together (see openSse). */
+export const COALESCE_MS = 15;
+/** What a stream closed by a shutdown tells its client to wait before reconnecting (SSE `retry:`). */
+export const RECONNECT_RETRY_MS = 1_000;
+
+/** The run streams open on each server, told to reconnect when it closes (see closeEventStreams). */
+const openStreams = new WeakMap<Server, Set<() => void>>();
+
+/**
+ * Shutdown: every run stream open on this server sends its client a last `reconnect` event (with the
+ * run id, the last event id and an SSE `retry:` hint) and ends without `[DONE]`, so the client
+ * re-attaches with Last-Event-ID to another API process; the run itself goes on.
+ */
+export function closeEventStreams(server: Server): void {
+  for (const close of openStreams.get(server) ?? []) close();
+}
 
 export interface SseStream {
   /** Writes one event as a `data:` line (after an `id:` line when given) and a blank line. */
@@ -10,13 +32,20 @@ export interface SseStream {
   signal: AbortSignal;
   /** Writes `data: [DONE]` and closes. */
   end(): void;
+  /** Writes a last event with an SSE `retry:` hint and closes without `[DONE]` (the client comes back). */
+  reconnect(data: unknown, retryMs: number): void;
 }
 
 /**
  * Takes the reply over for a server-sent-event stream: no buffering by proxies (X-Accel-Buffering),
  * no compression, a heartbeat every 15 seconds, and an abort signal that fires when the client leaves.
  */
-export function openSse(reply: FastifyReply, heartbeatMs = HEARTBEAT_MS): SseStream {
+export function openSse(
+  reply: FastifyReply,
+  heartbeatMs = HEARTBEAT_MS,
+  /** The heartbeat's line: Atelier's clients ignore the heartbeat event; OpenAI's need an SSE comment. */
+  heartbeat = `data: {"type":"heartbeat"}\n\n`,
+): SseStream {
   reply.hijack();
   const raw = reply.raw;
   const controller = new AbortController();
@@ -30,23 +59,39 @@ export function openSse(reply: FastifyReply, heartbeatMs = HEARTBEAT_MS): SseStr
     'x-accel-buffering': 'no',
   });
   raw.flushHeaders();
-  // Events written in the same tick leave in one packet (cork until the next tick).
-  let corked = false;
+  // A stream's first event leaves at once (end of the tick: events of one tick share a packet); after
+  // a write, what comes within COALESCE_MS waits to leave with it. A fast token stream then costs the
+  // server one socket write per COALESCE_MS instead of one per token, and its first token is not held.
+  let pending = '';
+  let lastWrite = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let queued = false;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    queued = false;
+    if (!pending || raw.destroyed) return;
+    lastWrite = performance.now();
+    const out = pending;
+    pending = '';
+    raw.write(out);
+  };
   const write = (line: string) => {
     if (ended || raw.destroyed) return;
-    if (!corked) {
-      corked = true;
-      raw.cork();
-      process.nextTick(() => {
-        corked = false;
-        raw.uncork();
-      });
-    }
-    raw.write(line);
+    pending += line;
+    if (queued) return;
+    queued = true;
+    const wait = COALESCE_MS - (performance.now() - lastWrite);
+    if (wait <= 0) process.nextTick(flush);
+    else timer = setTimeout(flush, wait);
   };
-  const heartbeat = setInterval(() => write(`data: {"type":"heartbeat"}\n\n`), heartbeatMs);
+  const beat = setInterval(() => write(heartbeat), heartbeatMs);
+  metrics.sseStreamsOpen.inc();
+  metrics.sseStreamsTotal.inc();
+  raw.once('close', () => metrics.sseStreamsOpen.dec());
   raw.on('close', () => {
-    clearInterval(heartbeat);
+    clearInterval(beat);
+    clearTimeout(timer);
     if (!ended) controller.abort();
   });
   return {
@@ -54,16 +99,52 @@ export function openSse(reply: FastifyReply, heartbeatMs = HEARTBEAT_MS): SseStr
     send: (data, id) => write(`${id ? `id: ${id}\n` : ''}data: ${JSON.stringify(data)}\n\n`),
     end: () => {
       write(`data: ${STREAM_DONE}\n\n`);
+      flush();
       ended = true;
-      clearInterval(heartbeat);
+      clearInterval(beat);
+      raw.end();
+    },
+    reconnect: (data, retryMs) => {
+      write(`retry: ${retryMs}\ndata: ${JSON.stringify(data)}\n\n`);
+      flush();
+      ended = true;
+      clearInterval(beat);
       raw.end();
     },
   };
 }
 
 /**
+ * Streams one simple-chat answer: `answer` sends its events; a failure it could not send itself is
+ * logged and ends the stream with the spec's inference-error event. The one place the three chat
+ * routes (app, public API, embed) share.
+ */
+export async function streamAnswer(
+  reply: FastifyReply,
+  options: { heartbeatMs: number; log: FastifyBaseLogger; what: string },
+  answer: (send: SseStream['send'], signal: AbortSignal) => Promise<void>,
+): Promise<void> {
+  const sse = openSse(reply, options.heartbeatMs);
+  try {
+    await answer(sse.send, sse.signal);
+  } catch (error) {
+    options.log.error({ err: error }, `${options.what} stream failed`);
+    sse.send({
+      type: 'inference_error',
+      message: 'An error occurred during inference',
+      code: 'internal_error',
+      status: 500,
+    });
+  } finally {
+    sse.end();
+  }
+}
+
+/**
  * Streams a run's event log to the client, each event with its id, until the run ends or the client
- * leaves (the run goes on; the client can re-attach with Last-Event-ID).
+ * leaves (the run goes on; the client can re-attach with Last-Event-ID). While the run waits in the
+ * queue and nothing comes, the client hears a `queued` event with its place (no id: resuming is
+ * unchanged). When the server shuts down, the client is told to reconnect (see closeEventStreams).
  */
 export async function relayRunEvents(
   reply: FastifyReply,
@@ -78,19 +159,52 @@ export async function relayRunEvents(
   },
 ): Promise<void> {
   const stream = openSse(reply, options.heartbeatMs);
+  const closing = new AbortController();
+  const streams = openStreams.get(reply.server.server) ?? new Set();
+  openStreams.set(reply.server.server, streams);
+  const close = () => closing.abort();
+  streams.add(close);
+  let lastId = options.after;
+  let heard = false;
+  let notice: NodeJS.Timeout | undefined;
+  const position = reply.server.runtime.queuePosition;
+  const tellPlace = () => {
+    if (heard) return;
+    position(options.runId)
+      .then((place) => {
+        if (place === null || heard || stream.signal.aborted || closing.signal.aborted) return;
+        stream.send({ type: 'queued', run_id: options.runId, position: place });
+        notice = setTimeout(tellPlace, QUEUED_REPEAT_MS);
+      })
+      .catch(() => undefined);
+  };
+  if (!options.ended) notice = setTimeout(tellPlace, QUEUED_NOTICE_MS);
+  let reconnect = false;
   try {
     let sawEnd = false;
-    const events = options.events.read(options.runId, options.after, stream.signal, {
+    const signal = AbortSignal.any([stream.signal, closing.signal]);
+    const events = options.events.read(options.runId, options.after, signal, {
       follow: !options.ended,
     });
     for await (const { id, event } of events) {
+      if (closing.signal.aborted) break;
+      heard = true;
       stream.send(event, id);
+      lastId = id;
       if (event.type === 'execution_completed' || event.type === 'execution_error') sawEnd = true;
     }
-    if (!sawEnd && options.ended && !stream.signal.aborted) stream.send(options.ended);
+    reconnect = closing.signal.aborted && !sawEnd && !stream.signal.aborted;
+    if (!reconnect && !sawEnd && options.ended && !stream.signal.aborted) stream.send(options.ended);
   } catch (error) {
     options.log.error({ err: error, runId: options.runId }, 'run events relay failed');
   } finally {
-    stream.end();
+    clearTimeout(notice);
+    streams.delete(close);
+    if (reconnect) {
+      stream.reconnect(
+        { type: 'reconnect', run_id: options.runId, last_event_id: lastId, retry_ms: RECONNECT_RETRY_MS },
+        RECONNECT_RETRY_MS,
+      );
+    } else stream.end();
   }
 }

@@ -7,6 +7,8 @@ import {
   idParams,
   inputFieldsAnswer,
   messageBody,
+  messageFeedbackBody,
+  messageFeedbackParams,
   renameConversationBody,
   simpleMessageBody,
 } from '@atelier/schemas';
@@ -14,9 +16,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ALL_ROLES, principalOf } from '../plugins/auth';
 import { assertImageLimits, uploadBodyLimit } from '../plugins/body-limits';
-import { openSse, relayRunEvents } from '../plugins/sse';
+import { relayRunEvents, streamAnswer } from '../plugins/sse';
 import { chattableChatbot } from '../services/chat/conversations-service';
-import { AppError } from '../services/errors';
+import { liveChatbot } from '../services/chatbots/published';
 import { AUTHED, errorAnswers } from './responses';
 
 const tags = ['chat'];
@@ -44,7 +46,7 @@ const chatRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const bot = await chattableChatbot(app.db, principalOf(request), request.params.id);
-      const input = (bot.configuration.nodes as InputNode[]).find((n) => n.type === 'input');
+      const input = (liveChatbot(bot).configuration.nodes as InputNode[]).find((n) => n.type === 'input');
       const fields = (input?.data?.fields ?? [])
         .filter((f) => f.name && f.name !== 'query')
         .map((f) => ({
@@ -135,6 +137,30 @@ const chatRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  app.put(
+    '/chat-interface/conversations/:id/messages/:messageId/feedback',
+    {
+      config: everyone,
+      schema: {
+        tags,
+        summary: 'Rate an answer of my conversation (thumbs up or down; null takes it back)',
+        description: 'The rating is stored with the message and shown with its inference logs.',
+        params: messageFeedbackParams,
+        body: messageFeedbackBody,
+        response: { 200: messageBody, ...errorAnswers(...AUTHED, 404) },
+      },
+    },
+    async (request) => {
+      await conversations.rateMessage(
+        principalOf(request),
+        request.params.id,
+        request.params.messageId,
+        request.body.rating,
+      );
+      return { message: 'Feedback saved' };
+    },
+  );
+
   app.post(
     '/chat-interface/conversations/:id/simple/message',
     {
@@ -161,20 +187,11 @@ const chatRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.id,
         request.body,
       );
-      const stream = openSse(reply, app.config.heartbeatMs);
-      try {
-        await app.services.simpleChat.run(prepared, stream.send, stream.signal);
-      } catch (error) {
-        request.log.error({ err: error }, 'chat stream failed');
-        stream.send({
-          type: 'inference_error',
-          message: 'An error occurred during inference',
-          code: 'internal_error',
-          status: 500,
-        });
-      } finally {
-        stream.end();
-      }
+      await streamAnswer(
+        reply,
+        { heartbeatMs: app.config.heartbeatMs, log: request.log, what: 'chat' },
+        (send, signal) => app.services.simpleChat.run(prepared, send, signal),
+      );
     },
   );
 };
@@ -205,17 +222,13 @@ export const flowChatRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request, reply) => {
-        const principal = principalOf(request);
-        const conversation = await app.services.conversations.own(principal, request.params.id);
-        const bot = await chattableChatbot(app.db, principal, conversation.chatbotId, 'own');
-        if (bot.type !== type) {
-          throw new AppError(
-            422,
-            'wrong_chatbot_type',
-            `Unsupported assistant type for sending message: ${bot.type}`,
-          );
-        }
-        const run = await app.services.runs.startChat(principal, conversation, bot, request.body.input_data);
+        const run = await app.services.runs.startOwnChat(
+          principalOf(request),
+          request.params.id,
+          type,
+          request.body.input_data,
+          request.body.regenerate === true,
+        );
         await relayRunEvents(reply, {
           events: app.runtime.events,
           heartbeatMs: app.config.heartbeatMs,

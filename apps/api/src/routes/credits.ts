@@ -1,4 +1,4 @@
-import { creditPlan } from '@atelier/schemas';
+import { creditPlan, creditUsage } from '@atelier/schemas';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ALL_ROLES, principalOf } from '../plugins/auth';
 import { AUTHED, errorAnswers } from './responses';
@@ -15,6 +15,19 @@ const creditsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => app.services.credits.getPlan(principalOf(request).organizationId),
+  );
+
+  app.get(
+    '/credits/usage',
+    {
+      config: { access: { roles: ALL_ROLES } },
+      schema: {
+        tags: ['credits'],
+        summary: 'Credits used over the last 30 days and their daily average (for the runway)',
+        response: { 200: creditUsage, ...errorAnswers(...AUTHED) },
+      },
+    },
+    async (request) => app.services.credits.usage(principalOf(request).organizationId),
   );
 };
 

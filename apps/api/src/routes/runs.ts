@@ -27,8 +27,10 @@ const templateAnswer = z.object({
   templates: z.array(
     z.object({
       id: z.string(),
+      /** A translation key (`flowTemplates.<id>.name`); the web app's locale files hold the texts. */
       name: z.string(),
       type: z.enum(['chatflow', 'workflow']),
+      /** A translation key (`flowTemplates.<id>.description`). */
       description: z.string(),
       configuration: z.object({ nodes: z.array(z.unknown()), edges: z.array(z.unknown()) }),
     }),

@@ -1,4 +1,5 @@
 import {
+  invitationAnswer,
   createUserAnswer,
   createUserBody,
   idParams,
@@ -112,7 +113,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Send a new invitation to a user who has not completed onboarding',
         params: idParams,
-        response: { 200: z.object({ invitation_url: z.string() }), ...errorAnswers(...AUTHED, 404, 409) },
+        response: { 200: invitationAnswer, ...errorAnswers(...AUTHED, 404, 409) },
       },
     },
     async (request) => service.resendInvitation(principalOf(request), request.params.id),

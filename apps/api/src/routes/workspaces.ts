@@ -121,7 +121,7 @@ const workspacesRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Change a member's workspace role",
         params: userWorkspaceRoleParams,
         body: updateUserWorkspaceRoleBody,
-        response: { 200: messageBody, ...errorAnswers(...AUTHED, 404) },
+        response: { 200: messageBody, ...errorAnswers(...AUTHED, 404, 409) },
       },
     },
     async (request) => {
@@ -144,7 +144,7 @@ const workspacesRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Remove a member's access to a workspace",
         params: userWorkspaceRoleParams,
-        response: { 200: messageBody, ...errorAnswers(...AUTHED, 404) },
+        response: { 200: messageBody, ...errorAnswers(...AUTHED, 404, 409) },
       },
     },
     async (request) => {

@@ -9,8 +9,13 @@ import { call, createOrg, startTestApp, type Actor, type Org, type TestApp } fro
 const A = ['admin'];
 const AC = ['admin', 'creator'];
 const ALL = ['admin', 'creator', 'user'];
-const EXPECTED: Record<string, 'public' | string[]> = {
+/** `api_key`: the public API, reached with a chatbot's API key and never with a user's token. */
+const KEY = 'api_key';
+/** `embed`: the embeddable chat, reached by the public embed token in the route's own path. */
+const EMBED = 'embed';
+const EXPECTED: Record<string, 'public' | typeof KEY | typeof EMBED | string[]> = {
   'GET /health': 'public',
+  'GET /metrics': 'public',
   'POST /token': 'public',
   'POST /token/refresh': 'public',
   'POST /token/revoke': 'public',
@@ -37,7 +42,15 @@ const EXPECTED: Record<string, 'public' | string[]> = {
   'PUT /user_workspace_roles/:user_id/:workspace_id': AC,
   'DELETE /user_workspace_roles/:user_id/:workspace_id': AC,
   'GET /credits/plan': ALL,
+  'GET /credits/usage': ALL,
   'POST /analytics/page-views': ALL,
+  'GET /analytics/overview': ALL,
+  'GET /analytics/performance': ALL,
+  'GET /analytics/engagement': ALL,
+  'GET /analytics/logs': ALL,
+  'GET /analytics/logs/filters': ALL,
+  'GET /analytics/logs/export': ALL,
+  'GET /analytics/logs/:id': ALL,
   'GET /providers/kinds': AC,
   'GET /providers': AC,
   'POST /providers': AC,
@@ -79,9 +92,59 @@ const EXPECTED: Record<string, 'public' | string[]> = {
   'POST /chat-interface/conversations': ALL,
   'PUT /chat-interface/conversations/:id': ALL,
   'DELETE /chat-interface/conversations/:id': ALL,
+  'PUT /chat-interface/conversations/:id/messages/:messageId/feedback': ALL,
   'POST /chat-interface/conversations/:id/simple/message': ALL,
   'POST /chat-interface/conversations/:id/chatflow/message': ALL,
   'POST /chat-interface/conversations/:id/workflow/message': ALL,
+  'GET /supported_connectors': AC,
+  'GET /connectors': AC,
+  'GET /connectors/:id': AC,
+  'POST /connectors': AC,
+  'PUT /connectors/:id': AC,
+  'DELETE /connectors/:id': AC,
+  'POST /connectors/:id/test': AC,
+  'GET /connectors/:id/collections': AC,
+  'GET /connectors/:id/collections/:name/metadata': AC,
+  'GET /connectors/:id/collections/:name/preview': AC,
+  'GET /rag_collections_all': AC,
+  'GET /rag_collections_with_partial_server': AC,
+  'GET /rag_collections/:id': AC,
+  'POST /rag_collections': AC,
+  'PUT /rag_collections/:id': AC,
+  'DELETE /rag_collections/:id': AC,
+  'POST /rag_collections/:id/query': AC,
+  'POST /rag_collections/:id/documents': AC,
+  'GET /rag_collections/:id/documents': AC,
+  'GET /rag_collections/:id/documents/:documentId': AC,
+  'DELETE /rag_collections/:id/documents/:documentId': AC,
+  'GET /tools': AC,
+  'GET /tools/types': AC,
+  'GET /tools/:id': AC,
+  'POST /tools': AC,
+  'PUT /tools/:id': AC,
+  'DELETE /tools/:id': AC,
+  'GET /chatbots/:id/api_keys': AC,
+  'POST /chatbots/:id/api_keys': AC,
+  'DELETE /chatbots/:id/api_keys/:key_id': AC,
+  'GET /v1/models': KEY,
+  'POST /v1/chat/completions': KEY,
+  'POST /v1/chat-messages': KEY,
+  'POST /v1/workflows/runs': KEY,
+  'GET /v1/runs/:id': KEY,
+  'GET /v1/runs/:id/events': KEY,
+  'POST /v1/runs/:id/cancel': KEY,
+  'GET /v1/conversations': KEY,
+  'GET /v1/conversations/:id/messages': KEY,
+  'GET /chatbots/:id/embed': AC,
+  'PUT /chatbots/:id/embed': AC,
+  'POST /chatbots/:id/embed/token': AC,
+  'GET /embed/:token/config': EMBED,
+  'POST /embed/:token/messages': EMBED,
+  'GET /embed/:token/conversations': EMBED,
+  'GET /embed/:token/conversations/:id/messages': EMBED,
+  'GET /embed.js': 'public',
+  'GET /embed-assets/:file': 'public',
+  'GET /embed/:token': 'public',
 };
 
 let t: TestApp;
@@ -108,14 +171,16 @@ describe('role matrix', () => {
   it("each route's declared access matches the spec's table", () => {
     for (const route of routes()) {
       const expected = EXPECTED[key(route)];
-      const declared = route.access === 'public' ? 'public' : [...route.access.roles].sort();
-      expect(declared, key(route)).toEqual(expected === 'public' ? 'public' : [...(expected ?? [])].sort());
+      const declared = typeof route.access === 'string' ? route.access : [...route.access.roles].sort();
+      expect(declared, key(route)).toEqual(
+        typeof expected === 'string' ? expected : [...(expected ?? [])].sort(),
+      );
     }
   });
 
   it('without a token every non-public route answers 401', async () => {
     for (const route of routes()) {
-      if (EXPECTED[key(route)] === 'public') continue;
+      if (EXPECTED[key(route)] === 'public' || EXPECTED[key(route)] === EMBED) continue;
       const res = await call(t.app, route.method as 'GET', concrete(route.url), {
         body: ['GET', 'DELETE'].includes(route.method) ? undefined : {},
       });
@@ -127,7 +192,7 @@ describe('role matrix', () => {
   it('each role is let through or answered 403 exactly as the table says', async () => {
     for (const route of routes()) {
       const expected = EXPECTED[key(route)];
-      if (expected === 'public' || !expected) continue;
+      if (typeof expected === 'string' || !expected) continue;
       for (const [role, actor] of Object.entries(actors)) {
         const res = await call(t.app, route.method as 'GET', concrete(route.url), {
           token: actor.token,
@@ -137,6 +202,36 @@ describe('role matrix', () => {
         expect(gateSaysNo, `${role} ${key(route)} -> ${res.status} ${JSON.stringify(res.body)}`).toBe(
           !expected.includes(role),
         );
+      }
+    }
+  });
+
+  it("no user's token reaches the public API, whatever the role: only an API key does", async () => {
+    for (const route of routes().filter((r) => EXPECTED[key(r)] === KEY)) {
+      for (const [role, actor] of Object.entries(actors)) {
+        const res = await call(t.app, route.method as 'GET', concrete(route.url), {
+          token: actor.token,
+          body: ['GET', 'DELETE'].includes(route.method) ? undefined : {},
+        });
+        expect(res.status, `${role} ${key(route)}`).toBe(401);
+        expect(res.body.code, `${role} ${key(route)}`).toBe('invalid_api_key');
+      }
+    }
+  });
+
+  it('the embed routes answer only to an embed token in their path: no user token or API key reaches them', async () => {
+    const embedRoutes = routes().filter((r) => EXPECTED[key(r)] === EMBED);
+    expect(embedRoutes.length).toBe(4);
+    const made = `emb_${'A'.repeat(43)}`;
+    for (const route of embedRoutes) {
+      const url = route.url.replace(':token', made).replace(/:[a-zA-Z_]+/g, FAKE_ID) + '?user=browser-walker';
+      for (const [role, actor] of [['anonymous', undefined], ...Object.entries(actors)] as const) {
+        const res = await call(t.app, route.method as 'GET', url, {
+          token: actor?.token,
+          body: route.method === 'GET' ? undefined : { message: 'hi' },
+        });
+        expect(res.status, `${key(route)} ${role}`).toBe(404);
+        expect(res.body.code).toBe('embed_not_found');
       }
     }
   });

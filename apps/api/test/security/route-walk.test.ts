@@ -1,8 +1,11 @@
+import { recordMessage } from '@atelier/runtime';
 import { startFakeProvider, type FakeProvider } from '@atelier/testkit';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { echoFlow, finished, flowBot } from '../flows';
 import { call, createOrg, fakeModel, startTestApp, type Actor, type Org, type TestApp } from '../helpers';
+import { insertLogs } from '../analytics-fixtures';
+import { builtinCollection, upload } from '../knowledge-fixtures';
 
 /**
  * Walks every route the app registered (read from the app, not a hand list) as a hostile caller
@@ -18,9 +21,31 @@ let b: Org;
 /** Every id and text of organization A that must never reach organization B. */
 let secrets: string[];
 type Ids = Record<
-  'workspace' | 'user' | 'provider' | 'model' | 'simple' | 'flow' | 'conversation' | 'run',
+  | 'workspace'
+  | 'user'
+  | 'provider'
+  | 'model'
+  | 'simple'
+  | 'flow'
+  | 'conversation'
+  | 'message'
+  | 'run'
+  | 'embeddings'
+  | 'connector'
+  | 'collection'
+  | 'storeName'
+  | 'document'
+  | 'tool'
+  | 'apiKey'
+  | 'publicRun'
+  | 'publicConversation'
+  | 'log'
+  | 'embedToken'
+  | 'embedConversation',
   string
 >;
+/** Each organization's API key (of its workflow): the public API's routes are walked with it. */
+const keys = new Map<string, string>();
 let idsOfA: Ids;
 let idsOfB: Ids;
 
@@ -51,6 +76,10 @@ async function world(org: Org, label: string): Promise<{ ids: Ids; texts: string
       body: { title: `${label}-conversation`, chatbot_id: simple },
     })
   ).body.conversation_id as string;
+  // An answer in it, to be rated (written straight: the walk needs its id, not a model call).
+  const message = await recordMessage(t.app.db, conversation, 'assistant', [
+    { type: 'text', text: `${label}-answer` },
+  ]);
   const run = (
     await call(t.app, 'POST', `/chatbots/${flow}/runs`, {
       token,
@@ -58,6 +87,37 @@ async function world(org: Org, label: string): Promise<{ ids: Ids; texts: string
     })
   ).body.run_id as string;
   await finished(t.app, token, run);
+  const knowledge = await knowledgeWorld(org, label, workspace);
+  const created = await call(t.app, 'POST', `/chatbots/${flow}/api_keys`, {
+    token,
+    body: { name: `${label}-key` },
+  });
+  keys.set(org.id, created.body.key as string);
+  const publicRun = await call(t.app, 'POST', '/v1/workflows/runs', {
+    token: created.body.key as string,
+    body: { user: `${label}-end-user`, inputs: { query: `${label}-public-question` } },
+  });
+  const [log] = await insertLogs(t.app, org, workspace, [
+    {
+      chatbotId: simple,
+      chatbotName: `${label}-simple`,
+      userId: user.id,
+      createdAt: new Date(),
+      userMessage: `${label}-log-message`,
+      response: `${label}-log-answer`,
+    },
+  ]);
+  const embed = await call(t.app, 'PUT', `/chatbots/${simple}/embed`, {
+    token,
+    body: { enabled: true, allowed_origins: [`https://${label.toLowerCase()}.example.com`] },
+  });
+  const embedToken = embed.body.embed.token as string;
+  const embedded = await t.app.inject({
+    method: 'POST',
+    url: `/embed/${embedToken}/messages?user=${label}-browser`,
+    payload: { message: `${label}-embed-question` },
+  });
+  const embedConversation = /"conversation_id":"([^"]+)"/.exec(embedded.body)?.[1] ?? '';
   const ids = {
     workspace,
     user: user.id,
@@ -66,14 +126,79 @@ async function world(org: Org, label: string): Promise<{ ids: Ids; texts: string
     simple,
     flow,
     conversation,
+    message,
     run,
+    log: log!,
+    ...knowledge.ids,
+    apiKey: created.body.id as string,
+    publicRun: publicRun.body.run_id as string,
+    publicConversation: publicRun.body.conversation_id as string,
+    embedToken,
+    embedConversation,
   };
   expect(Object.values(ids).every(Boolean)).toBe(true);
   const texts = [...Object.values(ids), org.id, org.admin.id, org.admin.email, user.email];
-  for (const part of ['workspace', 'simple', 'instruction', 'conversation', 'question']) {
+  for (const part of [
+    'workspace',
+    'simple',
+    'instruction',
+    'conversation',
+    'question',
+    'log-message',
+    'log-answer',
+  ]) {
     texts.push(`${label}-${part}`);
   }
+  texts.push(...knowledge.texts, created.body.key as string, `${label}-key`, `${label}-end-user`);
+  texts.push(`${label}-public-question`, `${label}-embed-question`);
   return { ids, texts };
+}
+
+/** A connector (its password a secret), a built-in collection with a document, and a tool. */
+async function knowledgeWorld(org: Org, label: string, workspace: string) {
+  const token = org.admin.token;
+  const password = `${label}-pg-password`;
+  await call(t.app, 'POST', '/connectors', {
+    token,
+    body: {
+      workspace_id: workspace,
+      name: `${label}-connector`,
+      kind: 'pgvector',
+      settings: { url: `postgres://reader:${password}@127.0.0.1:5432/vectors` },
+    },
+  });
+  const { collectionId, modelId } = await builtinCollection(
+    t.app,
+    org,
+    workspace,
+    fake.url,
+    `${label}-collection`,
+  );
+  const collection = (await call(t.app, 'GET', `/rag_collections/${collectionId}`, { token })).body
+    .rag_collection;
+  const uploaded = await upload(t.app, token, collectionId, [
+    { filename: `${label}-document.txt`, content: `${label}-document-text` },
+  ]);
+  const tool = await call(t.app, 'POST', '/tools', {
+    token,
+    body: {
+      workspace_id: workspace,
+      name: `${label}-tool`,
+      type: 'notion',
+      settings: { integration_token: `${label}-notion-token` },
+    },
+  });
+  return {
+    ids: {
+      embeddings: modelId,
+      connector: collection.connector_id as string,
+      collection: collectionId,
+      storeName: collection.collection_name as string,
+      document: uploaded.body.documents[0].id as string,
+      tool: tool.body.tool_id as string,
+    },
+    texts: [password, `${label}-notion-token`, `${label}-collection`, `${label}-document`, `${label}-tool`],
+  };
 }
 
 beforeAll(async () => {
@@ -94,6 +219,13 @@ afterAll(async () => {
 const routes = () => t.app.routeCatalog.filter((r) => !r.url.startsWith('/docs'));
 const name = (r: Route) => `${r.method} ${r.url}`;
 const isPublic = (r: Route) => r.access === 'public';
+/** The embed routes' caller is the token in their path, not a bearer token. */
+const isEmbed = (r: Route) => r.access === 'embed';
+/** How a hostile caller of organization B calls a route: its admin's token, or its API key (/v1). */
+const hostile = (r: Route) =>
+  r.access === 'api_key' ? keys.get(b.id)! : isEmbed(r) ? undefined : b.admin.token;
+/** A's ids, except the credential: an embed route is called with B's own embed token. */
+const hostileIds = (r: Route): Ids => (isEmbed(r) ? { ...idsOfA, embedToken: idsOfB.embedToken } : idsOfA);
 const takesBody = (r: Route) => ['POST', 'PUT', 'PATCH'].includes(r.method);
 
 /** An organization's id for a path parameter, chosen by the route's resource. */
@@ -101,6 +233,14 @@ function idFor(ids: Ids, url: string, param: string): string | undefined {
   const p = (prefix: string) => url.startsWith(prefix);
   if (param === 'user_id' || param === 'userId') return ids.user;
   if (param === 'workspace_id') return ids.workspace;
+  if (param === 'documentId') return ids.document;
+  if (param === 'messageId') return ids.message;
+  if (param === 'key_id') return ids.apiKey;
+  if (param === 'token') return ids.embedToken;
+  if (p('/embed/')) return ids.embedConversation;
+  if (p('/v1/runs/')) return ids.publicRun;
+  if (p('/v1/conversations/')) return ids.publicConversation;
+  if (param === 'name' && p('/connectors/')) return ids.storeName;
   if (param !== 'id') return undefined;
   if (p('/users/workspace/') || p('/workspaces/')) return ids.workspace;
   if (p('/users/onboarding/')) return undefined;
@@ -112,6 +252,10 @@ function idFor(ids: Ids, url: string, param: string): string | undefined {
   if (p('/runs/')) return ids.run;
   if (p('/chat-interface/chatbots/')) return ids.simple;
   if (p('/chat-interface/conversations/')) return ids.conversation;
+  if (p('/connectors/')) return ids.connector;
+  if (p('/rag_collections/')) return ids.collection;
+  if (p('/tools/')) return ids.tool;
+  if (p('/analytics/logs/')) return ids.log;
   return undefined;
 }
 
@@ -180,10 +324,61 @@ function validRequest(route: Route, ids: Ids): { body?: Record<string, unknown>;
     'POST /runs/:id/cancel': { body: {} },
     'POST /chat-interface/conversations': { body: { title: 'Walked', chatbot_id: ids.simple } },
     'PUT /chat-interface/conversations/:id': { body: { title: 'Taken over' } },
+    'PUT /chat-interface/conversations/:id/messages/:messageId/feedback': { body: { rating: 'down' } },
     'POST /chat-interface/conversations/:id/simple/message': { body: { messages } },
     'POST /chat-interface/conversations/:id/chatflow/message': { body: { input_data: { query: 'hi' } } },
     'POST /chat-interface/conversations/:id/workflow/message': { body: { input_data: { query: 'hi' } } },
+    'POST /connectors': {
+      body: {
+        workspace_id: ids.workspace,
+        name: 'Walked',
+        kind: 'qdrant',
+        settings: { url: 'http://127.0.0.1:6333', api_key: 'walked-key' },
+      },
+    },
+    'PUT /connectors/:id': { body: { name: 'Taken over', settings: { url: 'http://127.0.0.1:6334' } } },
+    'POST /connectors/:id/test': { body: {} },
+    'POST /rag_collections': {
+      body: { workspace_id: ids.workspace, name: 'Walked', embeddings_model_id: ids.embeddings },
+    },
+    'PUT /rag_collections/:id': { body: { name: 'Taken over', top_k: 3 } },
+    'POST /rag_collections/:id/query': { body: { query: 'hi', filter: { field: 'a', op: 'eq', value: 1 } } },
+    'POST /rag_collections/:id/documents': { body: {} },
+    'POST /tools': {
+      body: {
+        workspace_id: ids.workspace,
+        name: 'Walked',
+        type: 'notion',
+        settings: { integration_token: 'w' },
+      },
+    },
+    'PUT /tools/:id': { body: { name: 'Taken over', settings: { integration_token: 'taken' } } },
+    'POST /chatbots/:id/api_keys': { body: { name: 'Walked key' } },
+    'PUT /chatbots/:id/embed': { body: { enabled: false, allowed_origins: ['https://walked.example.com'] } },
+    'POST /chatbots/:id/embed/token': { body: {} },
+    'POST /embed/:token/messages': { body: { message: 'hi' }, query: 'user=A-secret-browser' },
+    'GET /embed/:token/config': { query: 'user=A-secret-browser' },
+    'GET /embed/:token/conversations': { query: 'user=A-secret-browser' },
+    'GET /embed/:token/conversations/:id/messages': { query: 'user=A-secret-browser' },
+    'POST /v1/chat/completions': { body: { model: ids.flow, messages, user: 'walker' } },
+    'POST /v1/chat-messages': { body: { user: 'walker', message: 'hi', stream: false } },
+    'POST /v1/workflows/runs': { body: { user: 'walker', inputs: { query: 'hi' } } },
+    'POST /v1/runs/:id/cancel': { body: { user: 'A-secret-end-user' } },
+    'GET /v1/runs/:id': { query: 'user=A-secret-end-user' },
+    'GET /v1/runs/:id/events': { query: 'user=A-secret-end-user' },
+    'GET /v1/conversations': { query: 'user=A-secret-end-user' },
+    'GET /v1/conversations/:id/messages': { query: 'user=A-secret-end-user' },
     // Ids carried in the query.
+    'GET /connectors': { query: `workspace_id=${ids.workspace}` },
+    'GET /analytics/overview': { query: `workspace_id=${ids.workspace}` },
+    'GET /analytics/performance': { query: `workspace_id=${ids.workspace}` },
+    'GET /analytics/engagement': { query: `workspace_id=${ids.workspace}` },
+    'GET /analytics/logs': { query: `workspace_id=${ids.workspace}&chatbot_id=${ids.simple}` },
+    'GET /analytics/logs/filters': { query: `workspace_id=${ids.workspace}` },
+    'GET /analytics/logs/export': { query: `workspace_id=${ids.workspace}&user_id=${ids.user}` },
+    'GET /rag_collections_all': { query: `workspace_id=${ids.workspace}` },
+    'GET /rag_collections_with_partial_server': { query: `workspace_id=${ids.workspace}` },
+    'GET /tools': { query: `workspace_id=${ids.workspace}` },
     'GET /chatbots': { query: `workspace_id=${ids.workspace}` },
     'GET /providers': { query: `workspace_id=${ids.workspace}` },
     'GET /models_with_partial_server': { query: `workspace_id=${ids.workspace}` },
@@ -267,7 +462,7 @@ describe('every route, walked as a hostile caller', () => {
   });
 
   it('without a token every non-public route answers 401, and a forged one too', async () => {
-    for (const route of routes().filter((r) => !isPublic(r))) {
+    for (const route of routes().filter((r) => !isPublic(r) && !isEmbed(r))) {
       const { url } = withIds(route, idsOfA);
       for (const token of [undefined, 'not.a.jwt', `${a.admin.token.slice(0, -4)}AAAA`]) {
         const res = await send(route, { url, token, payload: takesBody(route) ? '{}' : undefined });
@@ -277,18 +472,38 @@ describe('every route, walked as a hostile caller', () => {
     }
   });
 
+  it("an embed route with a made-up or another chatbot's token answers 404, never data", async () => {
+    for (const route of routes().filter(isEmbed)) {
+      for (const token of [`emb_${'Z'.repeat(43)}`, 'not-a-token']) {
+        const { url } = withIds(route, { ...idsOfA, embedToken: token });
+        const sample = validRequest(route, idsOfA);
+        const res = await send(route, {
+          url,
+          query: sample.query,
+          payload: takesBody(route) ? JSON.stringify(sample.body) : undefined,
+        });
+        expect(res.status, `${name(route)} ${token}`).toBe(404);
+        expectClearRefusal(res, name(route));
+        expect(leaks(res.text)).toEqual([]);
+      }
+    }
+  });
+
   it("another organization's ids answer 404 (or a refusal) and never its data", async () => {
     for (const route of routes().filter((r) => !isPublic(r))) {
-      const { url, missing } = withIds(route, idsOfA);
+      const { url, missing } = withIds(route, hostileIds(route));
       if (missing.length > 0) continue;
       const sample = validRequest(route, idsOfA);
-      const namesAnId =
-        url !== route.url ||
-        sample.query !== undefined ||
-        JSON.stringify(sample.body ?? {}).match(/[0-9a-f-]{36}/);
+      // (an embed route's own token is B's: only a conversation id in its path is A's)
+      const namesAnId = isEmbed(route)
+        ? route.url.includes(':id')
+        : url !== route.url ||
+          // (a `user` string of the public API is no id: another key's user simply has nothing)
+          /[0-9a-f-]{36}/.test(sample.query ?? '') ||
+          JSON.stringify(sample.body ?? {}).match(/[0-9a-f-]{36}/);
       const res = await send(route, {
         url,
-        token: b.admin.token,
+        token: hostile(route),
         query: sample.query,
         payload: takesBody(route) ? JSON.stringify(sample.body ?? {}) : undefined,
       });
@@ -315,13 +530,30 @@ describe('every route, walked as a hostile caller', () => {
     expect(conversations.body.conversations.map((c: { title: string }) => c.title)).toContain(
       'A-secret-conversation',
     );
+    const collection = await call(t.app, 'GET', `/rag_collections/${idsOfA.collection}`, { token });
+    expect(collection.body.rag_collection).toMatchObject({ name: 'A-secret-collection', document_count: 1 });
+    const tool = await call(t.app, 'GET', `/tools/${idsOfA.tool}`, { token });
+    expect(tool.body.data.name).toBe('A-secret-tool');
+    const apiKeys = await call(t.app, 'GET', `/chatbots/${idsOfA.flow}/api_keys`, { token });
+    expect(apiKeys.body.api_keys.map((k: { name: string }) => k.name)).toEqual(['A-secret-key']);
+    const conversation = `/v1/conversations/${idsOfA.publicConversation}/messages?user=A-secret-end-user`;
+    const history = await call(t.app, 'GET', conversation, { token: keys.get(a.id)! });
+    expect(history.body.history[0].content).toEqual([{ type: 'text', text: 'A-secret-public-question' }]);
+    const embed = await call(t.app, 'GET', `/chatbots/${idsOfA.simple}/embed`, { token });
+    expect(embed.body.embed).toMatchObject({ token: idsOfA.embedToken, enabled: true });
+    const embedded = await call(
+      t.app,
+      'GET',
+      `/embed/${idsOfA.embedToken}/conversations/${idsOfA.embedConversation}/messages?user=A-secret-browser`,
+    );
+    expect(embedded.body.history[0].content).toEqual([{ type: 'text', text: 'A-secret-embed-question' }]);
   });
 
   it('malformed JSON answers 400 on every route that takes a body', async () => {
     for (const route of routes().filter(takesBody)) {
       const { url } = withIds(route, idsOfA);
       for (const payload of ['{"name":', '{name: 1}', '[1,]']) {
-        const res = await send(route, { url, token: b.admin.token, payload });
+        const res = await send(route, { url, token: hostile(route), payload });
         expect(res.status, `${name(route)} ${payload}`).toBe(400);
         expectClearRefusal(res, name(route));
       }
@@ -329,8 +561,8 @@ describe('every route, walked as a hostile caller', () => {
   });
 
   it('NUL bytes in bodies, queries and paths answer a clear 4xx on every route', async () => {
-    const token = b.admin.token;
     for (const route of routes()) {
+      const token = hostile(route);
       const { url } = withIds(route, idsOfB);
       if (takesBody(route)) {
         for (const body of withNulBytes(validRequest(route, idsOfB).body ?? {})) {
@@ -359,7 +591,7 @@ describe('every route, walked as a hostile caller', () => {
       const { url } = withIds(route, idsOfB);
       const inside = withDeepValues(validRequest(route, idsOfB).body ?? {}, 5000);
       for (const payload of [deep, deepObject, ...inside]) {
-        const res = await send(route, { url, token: b.admin.token, payload });
+        const res = await send(route, { url, token: hostile(route), payload });
         expectClearRefusal(res, `${name(route)} ${payload.slice(0, 80)}`);
       }
     }
@@ -369,7 +601,7 @@ describe('every route, walked as a hostile caller', () => {
     for (const route of routes().filter(takesBody)) {
       const { url } = withIds(route, idsOfA);
       const payload = JSON.stringify({ name: 'x'.repeat(route.bodyLimit) });
-      const res = await send(route, { url, token: b.admin.token, payload });
+      const res = await send(route, { url, token: hostile(route), payload });
       expect(res.status, `${name(route)} (limit ${route.bodyLimit})`).toBe(413);
       expectClearRefusal(res, name(route));
     }

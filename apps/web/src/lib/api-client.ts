@@ -1,3 +1,5 @@
+import type { ValidationProblem } from '@atelier/schemas';
+import { apiErrorText } from './error-text';
 import type { TokenStore } from './tokens';
 
 export const TOKEN_REFRESHED = 'tokenRefreshed';
@@ -11,6 +13,8 @@ export class ApiError extends Error {
     readonly detail: string,
     /** The whole answer body when it was JSON (e.g. a flow's `problems` with a 422). */
     readonly body: unknown = null,
+    /** A failed validation's problems, field by field (`errors` of a 422 `validation_error`). */
+    readonly problems: readonly ValidationProblem[] = [],
   ) {
     super(detail);
     this.name = 'ApiError';
@@ -35,15 +39,16 @@ interface RequestOptions {
 }
 
 async function toError(res: Response): Promise<ApiError> {
-  let body: { detail?: unknown; code?: unknown } | null = null;
+  let body: { detail?: unknown; code?: unknown; errors?: unknown } | null = null;
   try {
-    body = (await res.json()) as { detail?: unknown; code?: unknown };
+    body = (await res.json()) as { detail?: unknown; code?: unknown; errors?: unknown };
   } catch {
     // not JSON: keep the status text
   }
   const detail = typeof body?.detail === 'string' ? body.detail : `${res.status} ${res.statusText}`.trim();
   const code = typeof body?.code === 'string' ? body.code : `http_${res.status}`;
-  return new ApiError(res.status, code, detail, body);
+  const problems = Array.isArray(body?.errors) ? (body.errors as ValidationProblem[]) : [];
+  return new ApiError(res.status, code, detail, body, problems);
 }
 
 /**
@@ -150,9 +155,11 @@ export function createApiClient(options: ApiClientOptions) {
 
 export type ApiClient = ReturnType<typeof createApiClient>;
 
-/** The sentence to show for a failed call: the API's detail when present, else the fallback. */
+/**
+ * The sentence to show for a failed call, in the reader's language where the code or the fields say
+ * what went wrong (see `apiErrorText`), else the API's detail; the fallback for anything else.
+ */
 export function errorText(error: unknown, fallback: string): string {
-  if (error instanceof ApiError && error.status !== 0 && error.detail) return error.detail;
-  if (error instanceof ApiError) return error.detail;
+  if (error instanceof ApiError) return apiErrorText(error) || fallback;
   return fallback;
 }

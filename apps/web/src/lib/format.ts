@@ -20,3 +20,19 @@ export function formatRelative(value: string | Date, language = 'en', now = new 
     locale: localeOf(language),
   });
 }
+
+/**
+ * When something happened, for a list (spec section 9): under an hour "now" (`justNow`), then hours and
+ * days up to a week, then the date as 'MMM d, yyyy'.
+ */
+export function formatWhen(
+  value: string | Date,
+  language: string,
+  justNow: string,
+  now = new Date(),
+): string {
+  const ms = now.getTime() - new Date(value).getTime();
+  if (ms < 3_600_000) return justNow;
+  if (ms < 7 * 86_400_000) return formatRelative(value, language, now);
+  return formatDate(value, language);
+}

@@ -16,6 +16,20 @@ import { models } from './providers';
 import { users } from './users';
 import { workspaces } from './workspaces';
 
+/**
+ * What end users chat with: the chatbot's settings as they were when it was last published. The editor
+ * works on the row's own (draft) settings; saving never changes a published chatbot's answers until it
+ * is published again.
+ */
+export interface PublishedSettings {
+  instruction: string;
+  modelId: string | null;
+  fallbackModelId: string | null;
+  knowledgeCollectionIds: string[];
+  storeConversations: boolean;
+  configuration: FlowConfiguration;
+}
+
 export const chatbots = pgTable(
   'chatbots',
   {
@@ -41,6 +55,13 @@ export const chatbots = pgTable(
       .notNull()
       .default({ nodes: [], edges: [] }),
     configVersion: integer('config_version').notNull().default(1),
+    /**
+     * The config version last published (null: never). A published chatbot saved since (a higher
+     * config_version) has unpublished changes.
+     */
+    publishedVersion: integer('published_version'),
+    /** The settings of `published_version` (null: never published, or unpublished). */
+    published: jsonb('published').$type<PublishedSettings>(),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -19,6 +19,8 @@ export const inferenceLogs = pgTable(
     chatbotName: text('chatbot_name').notNull(),
     conversationId: uuid('conversation_id').references(() => conversations.id, { onDelete: 'set null' }),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The name of the API key the call was made through (public API); null for the app's own calls. */
+    apiKeyName: text('api_key_name'),
     modelId: uuid('model_id').references(() => models.id, { onDelete: 'set null' }),
     modelName: text('model_name').notNull(),
     providerModelName: text('provider_model_name').notNull(),
@@ -42,7 +44,11 @@ export const inferenceLogs = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('inference_logs_org_created_idx').on(t.organizationId, t.createdAt),
-    index('inference_logs_chatbot_created_idx').on(t.chatbotId, t.createdAt),
+    // Analytics: every read is a time range inside one scope (organization, workspace, user or
+    // chatbot); `id` breaks ties for the logs' keyset paging on (created_at, id).
+    index('inference_logs_org_created_idx').on(t.organizationId, t.createdAt, t.id),
+    index('inference_logs_workspace_created_idx').on(t.workspaceId, t.createdAt, t.id),
+    index('inference_logs_user_created_idx').on(t.userId, t.createdAt, t.id),
+    index('inference_logs_chatbot_created_idx').on(t.chatbotId, t.createdAt, t.id),
   ],
 );

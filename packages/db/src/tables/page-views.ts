@@ -15,5 +15,9 @@ export const pageViews = pgTable(
     path: text('path').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('page_views_org_created_idx').on(t.organizationId, t.createdAt)],
+  (t) => [
+    index('page_views_org_created_idx').on(t.organizationId, t.createdAt),
+    // A plain user's engagement figures read only their own views.
+    index('page_views_user_created_idx').on(t.userId, t.createdAt),
+  ],
 );

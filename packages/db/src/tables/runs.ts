@@ -32,6 +32,8 @@ export const runs = pgTable(
     finalOutput: text('final_output'),
     error: text('error'),
     startedBy: uuid('started_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Started through the public API: the key's name, carried into the run's inference logs. */
+    apiKeyName: text('api_key_name'),
     /** Incremented each time a runner takes the run; a second take means a runner died. */
     attempts: integer('attempts').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

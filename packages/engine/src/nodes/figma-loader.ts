@@ -1,3 +1,4 @@
+import { nodeName } from '@atelier/schemas';
 import { NodeInputError } from '../errors';
 import { commaList, type Impl, knowledge } from './shared';
 
@@ -6,7 +7,7 @@ export const figmaLoader: Impl<'figma_loader'> = {
     if (!fields.access_token && !fields.toolId) {
       throw new NodeInputError('The Figma loader needs an access token or a configured Figma tool.');
     }
-    const load = knowledge(services, 'load', node.data.label || 'Figma loader');
+    const load = knowledge(services, 'load', nodeName(node));
     const documents = await load({
       loader: 'figma',
       fileKey: fields.file_key,

@@ -1,8 +1,9 @@
+import { nodeName } from '@atelier/schemas';
 import { type Impl, knowledge } from './shared';
 
 export const gitbookLoader: Impl<'gitbook_loader'> = {
   async run({ fields, services, signal, node }) {
-    const load = knowledge(services, 'load', node.data.label || 'GitBook loader');
+    const load = knowledge(services, 'load', nodeName(node));
     return {
       documents: await load({
         loader: 'gitbook',

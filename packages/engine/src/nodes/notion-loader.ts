@@ -1,8 +1,9 @@
+import { nodeName } from '@atelier/schemas';
 import { type Impl, knowledge } from './shared';
 
 export const notionLoader: Impl<'notion_loader'> = {
   async run({ fields, services, signal, node }) {
-    const load = knowledge(services, 'load', node.data.label || 'Notion database loader');
+    const load = knowledge(services, 'load', nodeName(node));
     const documents = await load({
       loader: 'notion',
       integrationToken: fields.integration_token,

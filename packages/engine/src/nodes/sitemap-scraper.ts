@@ -1,8 +1,9 @@
+import { nodeName } from '@atelier/schemas';
 import { commaList, type Impl, knowledge } from './shared';
 
 export const sitemapScraper: Impl<'sitemap_scraper'> = {
   async run({ fields, services, signal, node }) {
-    const load = knowledge(services, 'load', node.data.label || 'Sitemap scraper');
+    const load = knowledge(services, 'load', nodeName(node));
     const documents = await load({
       loader: 'sitemap',
       url: fields.url,

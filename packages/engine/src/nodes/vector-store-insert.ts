@@ -1,10 +1,11 @@
+import { nodeName } from '@atelier/schemas';
 import { toDocuments } from '../values/documents';
 import { type Impl, knowledge } from './shared';
 import { storeTarget } from './store-target';
 
 export const vectorStoreInsert: Impl<'vector_store_insert'> = {
   async run({ fields, services, signal, node }) {
-    const insert = knowledge(services, 'insert', node.data.label || 'Vector store insert');
+    const insert = knowledge(services, 'insert', nodeName(node));
     const result = await insert({
       documents: toDocuments(fields.documents),
       target: storeTarget(fields),

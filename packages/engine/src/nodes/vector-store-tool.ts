@@ -1,3 +1,4 @@
+import { nodeName } from '@atelier/schemas';
 import { NodeInputError } from '../errors';
 import { documentsText } from '../values/documents';
 import { type Impl, knowledge } from './shared';
@@ -6,7 +7,7 @@ import { toolName } from './tool-name';
 export const vectorStoreTool: Impl<'vector_store_tool'> = {
   async run({ fields, services, signal, node }) {
     if (!fields.query.trim()) throw new NodeInputError('Give a query to search the collection with.');
-    const retrieve = knowledge(services, 'retrieve', node.data.label || 'Vector store retrieval tool');
+    const retrieve = knowledge(services, 'retrieve', nodeName(node));
     const documents = await retrieve({
       collectionId: fields.collection_id,
       query: fields.query,
@@ -29,7 +30,7 @@ export const vectorStoreTool: Impl<'vector_store_tool'> = {
       },
       invoke: async (args, signal) => {
         if (typeof args.query !== 'string' || !args.query.trim()) throw new NodeInputError('Give a query.');
-        const retrieve = knowledge(services, 'retrieve', node.data.label || 'Vector store retrieval tool');
+        const retrieve = knowledge(services, 'retrieve', nodeName(node));
         const documents = await retrieve({
           collectionId: fields.collection_id,
           query: args.query,

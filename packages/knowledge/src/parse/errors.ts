@@ -1,10 +1,12 @@
 /** Why a document could not be parsed, shaped for an HTTP answer: `{ status, code, detail }`. */
-export type DocumentErrorCode = 'unsupported_document' | 'unreadable_document' | 'document_too_large';
+export type DocumentErrorCode =
+  'unsupported_document' | 'unreadable_document' | 'document_too_large' | 'document_parse_timeout';
 
 const STATUS: Record<DocumentErrorCode, 413 | 415 | 422> = {
   document_too_large: 413,
   unsupported_document: 415,
   unreadable_document: 422,
+  document_parse_timeout: 422,
 };
 
 export class DocumentError extends Error {
@@ -29,6 +31,7 @@ export const unsupported = (detail: string) => new DocumentError('unsupported_do
 export const unreadable = (detail: string, cause?: unknown) =>
   new DocumentError('unreadable_document', detail, cause === undefined ? undefined : { cause });
 export const tooLarge = (detail: string) => new DocumentError('document_too_large', detail);
+export const parseTimeout = (detail: string) => new DocumentError('document_parse_timeout', detail);
 
 /** Keeps DocumentErrors; anything else a parser throws means the file could not be read. */
 export function asDocumentError(err: unknown, what: string): DocumentError {

@@ -1,21 +1,20 @@
-import { asDocumentError, tooLarge, unreadable } from './errors';
-import { detectType } from './detect';
-import { parseDocx, parseOdt, parsePptx } from './office';
-import { parsePdf } from './pdf';
-import { readFileLimited, readLimited } from './read';
-import { parseCsv, parseHtml, parseJson, parseMarkdown, parseTxt } from './text';
-import {
-  DEFAULT_LIMITS,
-  type DocumentType,
-  type FormatParser,
-  type ParseLimits,
-  type ParsedDocument,
-} from './types';
+import { asDocumentError, tooLarge } from './errors';
+import { sharedParsePool } from './pool';
+import { readLimited } from './read';
+import { DEFAULT_LIMITS, type ParseLimits, type ParsedDocument } from './types';
 
 export { DocumentError, type DocumentErrorCode } from './errors';
 export { EXTENSIONS, detectType } from './detect';
 export { readFileLimited, readLimited } from './read';
 export { ZipArchive, type ZipEntry } from './zip';
+export {
+  closeParsePool,
+  configureParsePool,
+  createParsePool,
+  defaultParseThreads,
+  type ParsePool,
+  type ParsePoolOptions,
+} from './pool';
 export {
   DEFAULT_LIMITS,
   type DocumentMetadata,
@@ -24,18 +23,6 @@ export {
   type ParseLimits,
   type ParsedDocument,
 } from './types';
-
-const PARSERS: Record<DocumentType, FormatParser> = {
-  pdf: parsePdf,
-  docx: parseDocx,
-  pptx: parsePptx,
-  odt: parseOdt,
-  markdown: parseMarkdown,
-  csv: parseCsv,
-  json: parseJson,
-  html: parseHtml,
-  txt: parseTxt,
-};
 
 export type DocumentSource =
   /** A file on disk (an upload already streamed there). */
@@ -55,24 +42,36 @@ export type ParseDocumentInput = DocumentSource & {
 /**
  * Parses a document to text. The type comes from the content when it is recognisable (PDF, ZIP-based
  * Office/ODF), else from the extension, else from the MIME type. Every failure is a `DocumentError`
- * (`{ status, code, detail }`: 413 document_too_large, 415 unsupported_document, 422 unreadable_document).
+ * (`{ status, code, detail }`: 413 document_too_large, 415 unsupported_document, 422 unreadable_document,
+ * 422 document_parse_timeout).
+ *
+ * The work is done in a parser thread (pool.ts), so the event loop stays free: a file on disk is read
+ * there; a stream is read here (within the size limit) and its bytes moved to the thread; bytes already
+ * in memory are copied to it.
  */
 export async function parseDocument(input: ParseDocumentInput): Promise<ParsedDocument> {
   const limits: ParseLimits = { ...DEFAULT_LIMITS, ...input.limits };
+  const hints = { filename: input.filename, mimeType: input.mimeType, limits };
   try {
-    let data: Uint8Array;
-    if (input.path !== undefined) data = await readFileLimited(input.path, limits.maxBytes);
-    else if (input.stream !== undefined) data = await readLimited(input.stream, limits.maxBytes);
-    else {
-      data = input.data;
-      if (data.byteLength > limits.maxBytes)
-        throw tooLarge(`document is larger than the limit of ${limits.maxBytes} bytes`);
+    if (input.path !== undefined) return await sharedParsePool().parse({ path: input.path, ...hints });
+    if (input.stream !== undefined) {
+      const data = await readLimited(input.stream, limits.maxBytes);
+      return await sharedParsePool().parse({ data, ...hints }, ownBuffer(data));
     }
-    if (data.byteLength === 0) throw unreadable('the document is empty');
-    const type = await detectType(data, input.filename, input.mimeType, limits);
-    const parsed = await PARSERS[type]({ data, filename: input.filename, limits });
-    return { type, ...parsed };
+    if (input.data.byteLength > limits.maxBytes)
+      throw tooLarge(`document is larger than the limit of ${limits.maxBytes} bytes`);
+    return await sharedParsePool().parse({ data: wholeView(input.data), ...hints });
   } catch (err) {
     throw asDocumentError(err, 'cannot parse the document');
   }
 }
+
+/** The buffer of bytes this module read itself, when they fill it (small reads share Node's pool). */
+const ownBuffer = (data: Uint8Array): ArrayBuffer[] =>
+  data.buffer instanceof ArrayBuffer && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength
+    ? [data.buffer]
+    : [];
+
+/** A view over part of a larger buffer is cloned with all of that buffer: copy just the part then. */
+const wholeView = (data: Uint8Array): Uint8Array =>
+  data.byteOffset === 0 && data.byteLength === data.buffer.byteLength ? data : new Uint8Array(data);

@@ -5,13 +5,16 @@ import type { FormatParser } from './types';
 
 /**
  * PDF text with pdf.js (the serverless build shipped inside `unpdf`: no worker file, no canvas, no
- * downloads). pdf.js runs on this thread here, so pages are read one at a time with a turn of the
- * event loop between them: a long PDF never holds the loop for more than one page.
+ * downloads). It runs in a parser thread (pool.ts); pages are read one at a time with a turn of the
+ * loop between them all the same, so even run on a main thread a long PDF holds it one page at a time.
  */
 export const parsePdf: FormatParser = async ({ data }) => {
+  // pdf.js takes the bytes over (it detaches a buffer they fill, and copies a part of a larger one):
+  // the parse owns them here, so they are not copied once more (pdf.js wants a plain Uint8Array view).
+  const bytes = data.byteLength;
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
-    pdf = await getDocumentProxy(new Uint8Array(data), {
+    pdf = await getDocumentProxy(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), {
       isEvalSupported: false,
       disableFontFace: true,
       useSystemFonts: false,
@@ -48,7 +51,7 @@ export const parsePdf: FormatParser = async ({ data }) => {
     return {
       text: pages.join('\n\n'),
       pages,
-      metadata: { ...(title ? { title } : {}), pages: pdf.numPages, bytes: data.byteLength },
+      metadata: { ...(title ? { title } : {}), pages: pdf.numPages, bytes },
     };
   } finally {
     await pdf.destroy();

@@ -7,12 +7,18 @@ export interface ParseLimits {
   maxUncompressedBytes: number;
   /** Archives: most entries accepted. Default 10 000. */
   maxEntries: number;
+  /**
+   * Longest a parse may run once a parser thread took it (reading the file included), in ms; past it the
+   * thread is stopped and the document fails with 422 document_parse_timeout. Default 3 minutes.
+   */
+  timeoutMs: number;
 }
 
 export const DEFAULT_LIMITS: ParseLimits = {
   maxBytes: 50 * 1024 * 1024,
   maxUncompressedBytes: 200 * 1024 * 1024,
   maxEntries: 10_000,
+  timeoutMs: 180_000,
 };
 
 export interface DocumentSection {

@@ -8,6 +8,8 @@ export interface SqlClient {
   query: QueryFn;
   transaction<T>(fn: (query: QueryFn) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** node-postgres: a Buffer parameter travels in binary format (vectors then skip text formatting). */
+  binaryParameters?: boolean;
 }
 
 interface PgliteLike {
@@ -56,6 +58,7 @@ export function poolClient(pool: pg.Pool, owned: boolean): SqlClient {
     close: async () => {
       if (owned) await pool.end();
     },
+    binaryParameters: true,
   };
 }
 

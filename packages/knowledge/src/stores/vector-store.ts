@@ -43,6 +43,12 @@ export interface CollectionSpec {
   name: string;
   dimension: number;
   distance?: Distance;
+  /**
+   * The vector index is built later (`buildVectorIndex`), once a whole ingestion is written: one index
+   * build is several times faster than keeping the index up to date row by row. Until then search is
+   * exact. Stores without such an index ignore it.
+   */
+  deferVectorIndex?: boolean;
 }
 
 export interface CollectionSummary {
@@ -88,6 +94,16 @@ export interface PreviewOptions {
   offset?: number;
 }
 
+/** Hints for an upsert. */
+export interface UpsertOptions {
+  /**
+   * A large load into an empty or small collection: a store may defer its index maintenance to one
+   * build at the end (the built-in store rebuilds its HNSW index when the collection holds at most
+   * twice as many rows as are loaded). Stores without such a path ignore it.
+   */
+  bulk?: boolean;
+}
+
 export interface VectorStore {
   readonly kind: string;
   createCollection(spec: CollectionSpec): Promise<CollectionSummary>;
@@ -96,11 +112,15 @@ export interface VectorStore {
   collectionInfo(name: string): Promise<CollectionInfo>;
   preview(name: string, options?: PreviewOptions): Promise<StoredChunk[]>;
   /** Inserts or replaces chunks by id, in batches; answers how many were written. */
-  upsert(name: string, chunks: readonly ChunkInput[]): Promise<number>;
+  upsert(name: string, chunks: readonly ChunkInput[], options?: UpsertOptions): Promise<number>;
   deleteByIds(name: string, ids: readonly string[]): Promise<number>;
   deleteWhere(name: string, filter: MetadataFilter): Promise<number>;
   query(name: string, query: VectorQuery): Promise<ScoredChunk[]>;
   textSearch(name: string, query: TextQuery): Promise<ScoredChunk[]>;
+  /** Builds a collection's deferred vector index; answers whether it built one (false: it existed). */
+  buildVectorIndex?(name: string): Promise<boolean>;
+  /** Whether a collection's vector index exists (false while it is deferred or being built). */
+  hasVectorIndex?(name: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -109,6 +129,24 @@ export function contentHash(content: string): string {
 }
 
 export const MAX_TOP_K = 1000;
+/** The most rows one preview page holds. */
+export const PREVIEW_MAX = 100;
+
+/** A preview page's limit (10 by default, 1 to PREVIEW_MAX) and offset (0 or more); 422 otherwise. */
+export function checkPreviewPage(options: PreviewOptions): { limit: number; offset: number } {
+  const limit = options.limit ?? 10;
+  const offset = options.offset ?? 0;
+  if (
+    !Number.isInteger(limit) ||
+    limit < 1 ||
+    limit > PREVIEW_MAX ||
+    !Number.isInteger(offset) ||
+    offset < 0
+  ) {
+    throw new KnowledgeError(422, 'invalid_page', `limit is 1 to ${PREVIEW_MAX}, offset 0 or more`);
+  }
+  return { limit, offset };
+}
 
 export function checkTopK(topK: number): number {
   if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) {
@@ -117,7 +155,8 @@ export function checkTopK(topK: number): number {
   return topK;
 }
 
-export function checkVector(vector: readonly number[], dimension: number): string {
+/** Checks a vector's length and numbers; 422 otherwise. */
+export function validateVector(vector: readonly number[], dimension: number): void {
   if (!Array.isArray(vector) || vector.length !== dimension) {
     throw new KnowledgeError(
       422,
@@ -130,6 +169,11 @@ export function checkVector(vector: readonly number[], dimension: number): strin
       throw new KnowledgeError(422, 'invalid_vector', 'Vectors hold finite numbers only');
     }
   }
+}
+
+/** Checks a vector (see validateVector) and answers pgvector's text form of it. */
+export function checkVector(vector: readonly number[], dimension: number): string {
+  validateVector(vector, dimension);
   return `[${vector.join(',')}]`;
 }
 
@@ -159,10 +203,19 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Compiles `filter` to a boolean SQL expression over the JSONB expression `metadata`. */
-export function compileFilter(filter: MetadataFilter, metadata: string, params: Params): string {
+/** How a store turns a checked filter into its own form: one call per leaf, one per and/or group. */
+export interface FilterVisitor<T> {
+  leaf(field: string, op: FilterOp, value: JsonValue): T;
+  group(kind: 'and' | 'or', parts: T[]): T;
+}
+
+/**
+ * Checks `filter` (shape, operators, sizes, depth) and folds it with `visitor`. Every store compiles
+ * filters through this, so they all refuse the same malformed filters with 422 `invalid_filter`.
+ */
+export function visitFilter<T>(filter: MetadataFilter, visitor: FilterVisitor<T>): T {
   let nodes = 0;
-  const walk = (node: unknown, depth: number): string => {
+  const walk = (node: unknown, depth: number): T => {
     if (++nodes > MAX_FILTER_NODES) invalidFilter(`A filter has at most ${MAX_FILTER_NODES} conditions`);
     if (depth > MAX_FILTER_DEPTH) invalidFilter(`A filter nests at most ${MAX_FILTER_DEPTH} levels`);
     if (!isObject(node)) invalidFilter('Each filter is an object');
@@ -172,8 +225,10 @@ export function compileFilter(filter: MetadataFilter, metadata: string, params: 
       if (Object.keys(node).length !== 1 || !Array.isArray(list) || list.length === 0) {
         invalidFilter(`"${key}" takes a non-empty array of filters and nothing beside it`);
       }
-      const parts = list.map((child) => walk(child, depth + 1));
-      return `(${parts.join(key === 'and' ? ' AND ' : ' OR ')})`;
+      return visitor.group(
+        key,
+        list.map((child) => walk(child, depth + 1)),
+      );
     }
     const { field, op, value } = node as { field?: unknown; op?: unknown; value?: unknown };
     if (typeof field !== 'string' || !FIELD_PATTERN.test(field)) {
@@ -183,40 +238,56 @@ export function compileFilter(filter: MetadataFilter, metadata: string, params: 
       invalidFilter(`"op" is one of ${FILTER_OPS.join(', ')}`);
     }
     if (value === undefined) invalidFilter('"value" is required');
-    const target = `(${metadata}${field
-      .split('.')
-      .map((key) => ` -> ${params.add(key)}::text`)
-      .join('')})`;
-    const json = (v: unknown) => `${params.add(JSON.stringify(v))}::jsonb`;
-    switch (op as FilterOp) {
-      case 'eq':
-        return `(${target} = ${json(value)})`;
-      case 'ne':
-        return `(${target} IS DISTINCT FROM ${json(value)})`;
-      case 'in': {
-        if (!Array.isArray(value) || value.length === 0)
-          invalidFilter('"in" takes a non-empty array of values');
-        return `(EXISTS (SELECT 1 FROM jsonb_array_elements(${json(value)}) AS candidate WHERE candidate = ${target}))`;
-      }
-      case 'gt':
-      case 'gte':
-      case 'lt':
-      case 'lte': {
-        const sqlOp = { gt: '>', gte: '>=', lt: '<', lte: '<=' }[op as 'gt' | 'gte' | 'lt' | 'lte'];
-        if (typeof value === 'number' && Number.isFinite(value)) {
-          return `(CASE WHEN jsonb_typeof(${target}) = 'number' THEN (${target} #>> '{}')::numeric ${sqlOp} ${params.add(String(value))}::numeric ELSE false END)`;
-        }
-        if (typeof value === 'string') {
-          return `(CASE WHEN jsonb_typeof(${target}) = 'string' THEN (${target} #>> '{}') ${sqlOp} ${params.add(value)}::text ELSE false END)`;
-        }
-        return invalidFilter(`"${String(op)}" compares with a number or a string`);
-      }
-      case 'contains': {
-        const asText =
-          typeof value === 'string' ? `strpos(${target} #>> '{}', ${params.add(value)}::text) > 0` : 'false';
-        return `(CASE jsonb_typeof(${target}) WHEN 'array' THEN ${target} @> jsonb_build_array(${json(value)}) WHEN 'string' THEN ${asText} ELSE false END)`;
-      }
+    if (op === 'in' && (!Array.isArray(value) || value.length === 0)) {
+      invalidFilter('"in" takes a non-empty array of values');
     }
+    if (
+      (op === 'gt' || op === 'gte' || op === 'lt' || op === 'lte') &&
+      !(typeof value === 'number' && Number.isFinite(value)) &&
+      typeof value !== 'string'
+    ) {
+      invalidFilter(`"${op}" compares with a number or a string`);
+    }
+    return visitor.leaf(field, op as FilterOp, value as JsonValue);
   };
   return walk(filter, 0);
+}
+
+/** Compiles `filter` to a boolean SQL expression over the JSONB expression `metadata`. */
+export function compileFilter(filter: MetadataFilter, metadata: string, params: Params): string {
+  return visitFilter<string>(filter, {
+    group: (kind, parts) => `(${parts.join(kind === 'and' ? ' AND ' : ' OR ')})`,
+    leaf: (field, op, value) => {
+      const target = `(${metadata}${field
+        .split('.')
+        .map((key) => ` -> ${params.add(key)}::text`)
+        .join('')})`;
+      const json = (v: unknown) => `${params.add(JSON.stringify(v))}::jsonb`;
+      switch (op) {
+        case 'eq':
+          return `(${target} = ${json(value)})`;
+        case 'ne':
+          return `(${target} IS DISTINCT FROM ${json(value)})`;
+        case 'in':
+          return `(EXISTS (SELECT 1 FROM jsonb_array_elements(${json(value)}) AS candidate WHERE candidate = ${target}))`;
+        case 'gt':
+        case 'gte':
+        case 'lt':
+        case 'lte': {
+          const sqlOp = { gt: '>', gte: '>=', lt: '<', lte: '<=' }[op];
+          if (typeof value === 'number') {
+            return `(CASE WHEN jsonb_typeof(${target}) = 'number' THEN (${target} #>> '{}')::numeric ${sqlOp} ${params.add(String(value))}::numeric ELSE false END)`;
+          }
+          return `(CASE WHEN jsonb_typeof(${target}) = 'string' THEN (${target} #>> '{}') ${sqlOp} ${params.add(value)}::text ELSE false END)`;
+        }
+        case 'contains': {
+          const asText =
+            typeof value === 'string'
+              ? `strpos(${target} #>> '{}', ${params.add(value)}::text) > 0`
+              : 'false';
+          return `(CASE jsonb_typeof(${target}) WHEN 'array' THEN ${target} @> jsonb_build_array(${json(value)}) WHEN 'string' THEN ${asText} ELSE false END)`;
+        }
+      }
+    },
+  });
 }

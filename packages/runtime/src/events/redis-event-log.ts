@@ -2,6 +2,19 @@ import { flowStreamEvent, type FlowStreamEvent } from '@atelier/schemas';
 import { Redis } from 'ioredis';
 import { EVENT_RETENTION_MS, isTerminal, type EventLog, type LoggedEvent } from './event-log';
 
+/** Closes a connection politely when Redis answers, at once when it is away. */
+export async function quitSoon(client: Redis, waitMs = 1_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    client.quit().catch(() => undefined),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, waitMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  client.disconnect();
+}
+
 /** A reader looks again at least this often, so a lost notification only delays, never hangs. */
 const SAFETY_POLL_MS = 2_000;
 const LIVE_TTL_SECONDS = 7 * 24 * 3600;
@@ -36,7 +49,8 @@ export function createRedisEventLog(
 ): EventLog {
   const key = (runId: string) => `${prefix}:run:${runId}:events`;
   const channel = (runId: string) => `${prefix}:run:${runId}:notify`;
-  const writer = new Redis(url, { maxRetriesPerRequest: 3 });
+  // While Redis is away, appends wait for its return (nothing a run says is lost); readers wait too.
+  const writer = new Redis(url, { maxRetriesPerRequest: null });
   const subscriber = new Redis(url, { maxRetriesPerRequest: null });
   const listeners = new Map<string, Set<() => void>>();
   subscriber.on('message', (ch: string) => {
@@ -142,7 +156,7 @@ export function createRedisEventLog(
     async close() {
       for (const set of listeners.values()) for (const wake of set) wake();
       listeners.clear();
-      await Promise.allSettled([writer.quit(), subscriber.quit()]);
+      await Promise.allSettled([quitSoon(writer), quitSoon(subscriber)]);
     },
   };
 }

@@ -1,6 +1,14 @@
 import { runJob } from '@atelier/schemas';
 import { Queue, Worker } from 'bullmq';
-import { RUN_QUEUE_NAME, type ExecuteRun, type RunQueue } from './run-queue';
+import { watchQueueDepth } from '@atelier/telemetry';
+import { RuntimeError } from '../errors';
+import {
+  ENQUEUE_TIMEOUT_MS,
+  enqueueTraced,
+  RUN_QUEUE_NAME,
+  type ExecuteRun,
+  type RunQueue,
+} from './run-queue';
 
 const connection = (url: string) => {
   const u = new URL(url);
@@ -12,23 +20,65 @@ const connection = (url: string) => {
     db: u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0,
     ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
     maxRetriesPerRequest: null,
+    // Back within a second or two of Redis's return (BullMQ's own default waits up to 20 s).
+    retryStrategy: (times: number) => Math.min(250 * times, 2_000),
   };
 };
 
+export const QUEUE_UNAVAILABLE =
+  'The run queue (Redis) is unavailable right now, so the run was not started. Please try again in a moment.';
+
+const JOB_HELD = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
+
 /** The API side: a run becomes a BullMQ job whose id is the run id (enqueued twice, it runs once). */
 export function createBullmqQueue(redisUrl: string, prefix = 'atelier'): RunQueue {
-  const queue = new Queue(RUN_QUEUE_NAME, { connection: connection(redisUrl), prefix });
+  // Fails fast while Redis is away (no offline queue): the caller answers 503 instead of hanging.
+  const queue = new Queue(RUN_QUEUE_NAME, {
+    connection: { ...connection(redisUrl), enableOfflineQueue: false, maxRetriesPerRequest: 1 },
+    prefix,
+  });
   queue.on('error', () => undefined);
+  // The job carries the request id and trace context to the worker (validated there).
+  const add = (runId: string) =>
+    enqueueTraced('bullmq', runId, async (job) => {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          queue.add(
+            'run',
+            { runId, ...job },
+            { jobId: runId, removeOnComplete: 1000, removeOnFail: 5000, attempts: 1 },
+          ),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error('no answer from Redis')), ENQUEUE_TIMEOUT_MS);
+          }),
+        ]);
+      } catch {
+        throw new RuntimeError(503, 'queue_unavailable', QUEUE_UNAVAILABLE);
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+  // The shared queue's waiting jobs, read when metrics are scraped.
+  const unwatch = watchQueueDepth('bullmq', async () => {
+    const counts = await queue.getJobCounts('waiting', 'prioritized');
+    return Object.values(counts).reduce((sum, n) => sum + n, 0);
+  });
   return {
     kind: 'bullmq',
-    async enqueue(runId) {
-      await queue.add(
-        'run',
-        { runId },
-        { jobId: runId, removeOnComplete: 1000, removeOnFail: 5000, attempts: 1 },
-      );
+    enqueue: add,
+    async requeue(runId) {
+      const state = await queue.getJobState(runId);
+      if (JOB_HELD.has(state)) return false;
+      // A finished job whose run is still queued never ran it (its claim failed): replaced.
+      if (state !== 'unknown') await queue.remove(runId);
+      await add(runId);
+      return true;
     },
-    close: () => queue.close(),
+    close: () => {
+      unwatch();
+      return queue.close();
+    },
   };
 }
 
@@ -49,8 +99,8 @@ export function startRunWorker(options: {
   const worker = new Worker(
     RUN_QUEUE_NAME,
     async (job) => {
-      const { runId } = runJob.parse(job.data);
-      await options.execute(runId);
+      const { runId, requestId, trace } = runJob.parse(job.data);
+      await options.execute(runId, { requestId, trace });
     },
     {
       connection: connection(options.redisUrl),

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { Redis } from 'ioredis';
+import { type Broadcast, createMemoryBroadcast } from '../bus/broadcast';
 
 /** "Stop run X", heard by whichever runner holds it: in this process, or any worker over Redis. */
 export interface CancelBus {
@@ -9,40 +9,25 @@ export interface CancelBus {
   close(): Promise<void>;
 }
 
-export function createMemoryCancelBus(): CancelBus {
-  const emitter = new EventEmitter().setMaxListeners(0);
+/** Run cancels carried by a broadcast (this process only, or every process over Redis). */
+export function createCancelBus(broadcast: Broadcast = createMemoryBroadcast()): CancelBus {
+  const watchers = new EventEmitter().setMaxListeners(0);
+  const stop = broadcast.listen((runId) => watchers.emit(runId));
   return {
     async cancel(runId) {
-      emitter.emit(runId);
+      await broadcast.publish(runId);
     },
     watch(runId, onCancel) {
-      emitter.once(runId, onCancel);
-      return () => emitter.off(runId, onCancel);
+      watchers.once(runId, onCancel);
+      return () => watchers.off(runId, onCancel);
     },
     async close() {
-      emitter.removeAllListeners();
+      stop();
+      watchers.removeAllListeners();
+      await broadcast.close();
     },
   };
 }
 
-export function createRedisCancelBus(url: string, prefix = 'atelier'): CancelBus {
-  const CHANNEL = `${prefix}:run-cancel`;
-  const local = createMemoryCancelBus();
-  const publisher = new Redis(url, { maxRetriesPerRequest: 3 });
-  const subscriber = new Redis(url, { maxRetriesPerRequest: null });
-  publisher.on('error', () => undefined);
-  subscriber.on('error', () => undefined);
-  const ready = subscriber.subscribe(CHANNEL);
-  ready.catch(() => undefined);
-  subscriber.on('message', (_channel: string, runId: string) => void local.cancel(runId));
-  return {
-    async cancel(runId) {
-      await publisher.publish(CHANNEL, runId);
-    },
-    watch: local.watch,
-    async close() {
-      await local.close();
-      await Promise.allSettled([publisher.quit(), subscriber.quit()]);
-    },
-  };
-}
+/** Cancels within this process (tests, the embedded default). */
+export const createMemoryCancelBus = (): CancelBus => createCancelBus();

@@ -1,6 +1,7 @@
 import { guardedRequest, NetError, type UrlPolicy } from '@atelier/net';
 import type { Db } from '@atelier/db';
 import type { EngineServices } from '@atelier/engine';
+import type { Knowledge } from '@atelier/knowledge';
 import {
   meteredCall,
   meteredChat,
@@ -9,7 +10,9 @@ import {
   type MeterScope,
 } from '@atelier/metering';
 import type { ProviderAdapters } from '@atelier/providers';
+import { SpanStatusCode, withSpan } from '@atelier/telemetry';
 import { RuntimeError } from '../errors';
+import { nodeTypeLabel } from './run-telemetry';
 import { type ModelAccess, type ModelTarget } from '@atelier/metering';
 
 /** Who a run works for: every model it calls is theirs to pay for and must be in their workspace. */
@@ -44,6 +47,7 @@ export function createEngineServices(deps: {
   models: ModelAccess;
   scope: RunScope;
   httpPolicy: UrlPolicy;
+  knowledge?: Knowledge | undefined;
 }): EngineServices {
   const { db, models, scope } = deps;
   const target = async (modelId: string) => {
@@ -79,6 +83,21 @@ export function createEngineServices(deps: {
     }).then((r) => r.value);
 
   return {
+    ...(deps.knowledge ? { knowledge: deps.knowledge.engineServices(scope) } : {}),
+    /** Each node execution is a span of the run's trace; its model calls are children of it. */
+    aroundNode(node, execute) {
+      const type = nodeTypeLabel(node.type);
+      return withSpan(
+        `node ${type}`,
+        { attributes: { 'atelier.node_type': type, 'atelier.node_id': node.id } },
+        async (span) => {
+          const settled = await execute();
+          span.setAttribute('atelier.node_status', settled.status);
+          if (settled.status === 'failed') span.setStatus({ code: SpanStatusCode.ERROR });
+          return settled;
+        },
+      );
+    },
     async chat(request) {
       const primary = await target(request.modelId);
       need(adaptersOf(primary), 'chat', 'chat', primary);

@@ -1,17 +1,27 @@
-import { runs, type Db } from '@atelier/db';
+import type { Db } from '@atelier/db';
 import { runFlow, type RunLimits } from '@atelier/engine';
 import type { FlowConfig, FlowRunEvent, FlowStreamEvent, NodeExecution } from '@atelier/schemas';
-import { eq } from 'drizzle-orm';
 import type { EventLog } from '../events/event-log';
 import type { ModelAccess } from '@atelier/metering';
 import type { UrlPolicy } from '@atelier/net';
 import type { CancelBus } from './cancel-bus';
+import type { Knowledge } from '@atelier/knowledge';
+import {
+  failSpan,
+  metrics,
+  runInJobContext,
+  SpanKind,
+  SpanStatusCode,
+  withSpan,
+  type JobContext,
+  type Logger,
+  type Span,
+} from '@atelier/telemetry';
 import { createEngineServices } from './engine-services';
 import { createRunLifecycle, RUN_CANCELLED, type RunLifecycle } from './lifecycle';
+import { createRunLocks, DEFAULT_RUN_LOCK_MS, type RunLocks } from './run-lock';
 import { toStreamEvent } from './stream-events';
 
-/** How often a runner touches its run; a running run silent for STALE_RUN_MS is dead (see reaper). */
-export const RUN_HEARTBEAT_MS = 10_000;
 export const RUNNER_STOPPED =
   'The worker running this flow stopped before it ended (it was restarted or killed). Run it again.';
 
@@ -21,10 +31,16 @@ export interface RunExecutorDeps {
   cancels: CancelBus;
   models: ModelAccess;
   httpPolicy: UrlPolicy;
+  /** Collections, vector stores and loaders for the knowledge nodes. */
+  knowledge?: Knowledge | undefined;
   limits?: Partial<RunLimits>;
   onError?(error: unknown, runId: string): void;
   /** The run lifecycle shared with the reaper and cancel (one group commit); made here when absent. */
   lifecycle?: RunLifecycle;
+  /** This process's run lock (heartbeats); made here, with the default lock, when absent. */
+  locks?: RunLocks;
+  /** Each run's start is logged here (its end by the lifecycle). */
+  log?: Logger | undefined;
 }
 
 /**
@@ -36,12 +52,39 @@ export function createRunExecutor(deps: RunExecutorDeps) {
   const { db } = deps;
 
   const lifecycle = deps.lifecycle ?? createRunLifecycle(deps);
+  const locks =
+    deps.locks ?? createRunLocks(db, DEFAULT_RUN_LOCK_MS, (error) => deps.onError?.(error, 'heartbeat'));
 
-  return async function executeRun(runId: string): Promise<void> {
+  /**
+   * Executes a run in the context it was queued in (its logs carry the request id, its span is a child
+   * of the request's), as the `run` span its nodes and model calls nest under.
+   */
+  return function executeRun(runId: string, job?: JobContext): Promise<void> {
+    return runInJobContext(job, runId, () =>
+      withSpan('run', { kind: SpanKind.CONSUMER, attributes: { 'atelier.run_id': runId } }, (span) =>
+        executeClaimed(runId, span),
+      ),
+    );
+  };
+
+  async function executeClaimed(runId: string, span: Span): Promise<void> {
     // Claim: only a queued run, or a running one whose runner died (a second take).
     const claimed = await lifecycle.claim(runId);
     if (!claimed) return; // cancelled before it started, or already finished
     const { chatbotName, storeContent, ...run } = claimed;
+    span.setAttributes({
+      'atelier.chatbot_type': run.chatbotType,
+      'atelier.trigger': run.trigger,
+      'atelier.attempt': run.attempts,
+    });
+    const queuedMs = run.startedAt ? run.startedAt.getTime() - run.createdAt.getTime() : null;
+    if (run.attempts === 1 && queuedMs !== null) {
+      metrics.runQueueWait.observe({ chatbot_type: run.chatbotType }, Math.max(0, queuedMs) / 1000);
+    }
+    deps.log?.info(
+      { runId, chatbotType: run.chatbotType, trigger: run.trigger, attempt: run.attempts, queuedMs },
+      'run started',
+    );
     if (run.cancelRequestedAt) {
       await lifecycle.finish(runId, { status: 'cancelled', error: RUN_CANCELLED });
       return;
@@ -54,31 +97,28 @@ export function createRunExecutor(deps: RunExecutorDeps) {
 
     const controller = new AbortController();
     const unwatch = deps.cancels.watch(runId, () => controller.abort());
-    const beat = setInterval(() => {
-      db.update(runs)
-        .set({ heartbeatAt: new Date() })
-        .where(eq(runs.id, runId))
-        .returning({ cancel: runs.cancelRequestedAt })
-        .then(([row]) => row?.cancel && controller.abort())
-        .catch(() => undefined);
-    }, RUN_HEARTBEAT_MS);
-    beat.unref();
+    // Held under the run lock until it ends; stopped when cancelled, or when a sweeper ended it.
+    const release = locks.hold(runId, () => controller.abort());
 
-    // Events leave in order, a tick's worth at a time (one round trip to Redis for a burst of events).
+    // Events leave in order, a tick's worth at a time, and those that come while a batch is on its way
+    // leave together after it: one round trip to Redis for a burst, and fewer per event as load grows.
     let queue: FlowStreamEvent[] = [];
+    let busy = false;
     let sending: Promise<void> = Promise.resolve();
     const flushEvents = () => {
-      const batch = queue;
-      queue = [];
-      sending = sending
-        .then(() => deps.events.appendMany(runId, batch))
-        .then(
-          () => undefined,
-          (error: unknown) => deps.onError?.(error, runId),
-        );
+      if (busy || queue.length === 0) return;
+      busy = true;
+      sending = (async () => {
+        while (queue.length > 0) {
+          const batch = queue;
+          queue = [];
+          await deps.events.appendMany(runId, batch).catch((error: unknown) => deps.onError?.(error, runId));
+        }
+        busy = false;
+      })();
     };
     const emit = (event: FlowStreamEvent) => {
-      if (queue.length === 0) queueMicrotask(flushEvents);
+      if (queue.length === 0 && !busy) queueMicrotask(flushEvents);
       queue.push(event);
     };
     // Each node execution is written as it ends; the run's end waits for them (see lifecycle.ts).
@@ -90,6 +130,7 @@ export function createRunExecutor(deps: RunExecutorDeps) {
         db,
         models: deps.models,
         httpPolicy: deps.httpPolicy,
+        knowledge: deps.knowledge,
         scope: {
           organizationId: run.organizationId,
           workspaceId: run.workspaceId,
@@ -98,6 +139,7 @@ export function createRunExecutor(deps: RunExecutorDeps) {
           chatbotName: chatbotName ?? 'a deleted chatbot',
           conversationId: run.conversationId,
           storeContent: storeContent ?? true,
+          apiKeyName: run.apiKeyName,
         },
       });
       const result = await runFlow({
@@ -118,6 +160,9 @@ export function createRunExecutor(deps: RunExecutorDeps) {
       });
       if (queue.length > 0) flushEvents();
       await Promise.all([sending, ...nodeWrites]);
+      span.setAttribute('atelier.run_status', result.status);
+      if (result.status === 'failed')
+        span.setStatus({ code: SpanStatusCode.ERROR, message: result.error ?? '' });
       await lifecycle.finish(runId, {
         status: result.status,
         outputs: result.outputs,
@@ -128,15 +173,16 @@ export function createRunExecutor(deps: RunExecutorDeps) {
       if (queue.length > 0) flushEvents();
       await Promise.all([sending, ...nodeWrites]);
       deps.onError?.(error, runId);
+      failSpan(span, error);
       await lifecycle.finish(runId, {
         status: 'failed',
         error: `The run failed: ${error instanceof Error ? error.message : String(error)}`,
       });
     } finally {
-      clearInterval(beat);
+      release();
       unwatch();
     }
-  };
+  }
 }
 
 function skipped(event: Extract<FlowRunEvent, { type: 'node_skipped' }>): NodeExecution {

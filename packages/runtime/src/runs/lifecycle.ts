@@ -1,7 +1,8 @@
 import type { Db, runs } from '@atelier/db';
 import type { FlowStreamEvent, NodeExecution, RunStatus } from '@atelier/schemas';
-import { recordMessage } from '../conversations/record-message';
+import type { Logger } from '@atelier/telemetry';
 import type { EventLog } from '../events/event-log';
+import { recordNodeEnd, recordRunEnd } from './run-telemetry';
 import { createRunWrites, type RunOutcome } from './run-writes';
 
 export type { RunOutcome } from './run-writes';
@@ -70,6 +71,9 @@ export function terminalEventOf(row: typeof runs.$inferSelect): FlowStreamEvent 
   });
 }
 
+/** How long ending a run waits for its terminal event to be logged (see finish). */
+const EVENT_WAIT_MS = 2_000;
+
 export const UNSTORABLE_RESULT = 'The run ended, but its result could not be stored';
 
 /**
@@ -81,9 +85,13 @@ export function createRunLifecycle(deps: {
   db: Db;
   events: EventLog;
   onError?(error: unknown, runId: string): void;
+  /** RUN_LOCK_MS: a running run is taken a second time only after its lock lapsed. */
+  lockMs?: number;
+  /** Each run's end is logged here (outcome, duration). */
+  log?: Logger | undefined;
 }) {
   const { db, events } = deps;
-  const writes = createRunWrites(db, sourcesOf('running'));
+  const writes = createRunWrites(db, sourcesOf('running'), deps.lockMs);
   const report = (runId: string) => (error: unknown) => deps.onError?.(error, runId);
 
   /**
@@ -91,6 +99,7 @@ export function createRunLifecycle(deps: {
    * whose values cannot be stored is kept without them, with the reason.
    */
   async function recordNode(runId: string, execution: NodeExecution): Promise<void> {
+    recordNodeEnd(execution);
     try {
       await writes.node({ runId, execution });
     } catch (error) {
@@ -103,34 +112,35 @@ export function createRunLifecycle(deps: {
   }
 
   /**
-   * Ends a run, whatever ended it (its flow, an error, cancel, timeout, the reaper): writes the run row,
-   * then, only when this call moved it (the state table allows it from the status it had, and `from`
-   * when given), the conversation's assistant message (the answer, or the error) and the terminal
-   * event. Answers whether it ended the run. The row is final before the event is logged, so a client
+   * Ends a run, whatever ended it (its flow, an error, cancel, timeout, the reaper): writes the run row
+   * and, in the same statement and only when this call moved it (the state table allows it from the
+   * status it had, and `from` when given), the conversation's assistant message (the answer, or the
+   * error); then the terminal event. Answers whether it ended the run. The row is final before the event is logged, so a client
    * that sees the end reads the whole result. A result that cannot be stored ends the run as failed.
    */
   async function finish(runId: string, outcome: RunOutcome, from?: readonly RunStatus[]): Promise<boolean> {
     const allowed = sourcesOf(outcome.status).filter((s) => !from || from.includes(s));
+    const answer = (o: RunOutcome) => {
+      const failed = o.status !== 'succeeded';
+      return { text: failed ? `Error: ${o.error ?? GENERIC_ERROR}` : (o.text ?? ''), failed };
+    };
     let ended;
     try {
-      ended = await writes.finish({ runId, outcome, from: allowed });
+      ended = await writes.finish({ runId, outcome, from: allowed, answer: answer(outcome) });
     } catch (error) {
       report(runId)(error);
       outcome = {
         status: 'failed',
         error: `${UNSTORABLE_RESULT} (${error instanceof Error ? error.message : String(error)})`,
       };
-      ended = await writes.finish({ runId, outcome, from: allowed });
+      ended = await writes.finish({ runId, outcome, from: allowed, answer: answer(outcome) });
     }
     if (!ended) return false;
-    if (ended.conversationId) {
-      const failed = outcome.status !== 'succeeded';
-      const text = failed ? `Error: ${outcome.error ?? GENERIC_ERROR}` : (outcome.text ?? '');
-      await recordMessage(db, ended.conversationId, 'assistant', [{ type: 'text', text }], failed).catch(
-        report(runId),
-      );
-    }
-    await events.append(runId, terminalEvent(runId, outcome)).catch(report(runId));
+    recordRunEnd(runId, outcome, ended, deps.log);
+    // The event log may be away (Redis down): its client keeps the event and sends it on its return;
+    // the end of the run does not wait longer than this for it (the row is already final).
+    const logged = events.append(runId, terminalEvent(runId, outcome)).catch(report(runId));
+    await Promise.race([logged, new Promise((resolve) => setTimeout(resolve, EVENT_WAIT_MS).unref())]);
     return true;
   }
 

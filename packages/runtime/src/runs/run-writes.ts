@@ -2,6 +2,8 @@ import { queryRows, type runs, type Db } from '@atelier/db';
 import type { NodeExecution, RunStatus } from '@atelier/schemas';
 import { sql } from 'drizzle-orm';
 import { storableJsonText } from '@atelier/db';
+import { answerColumns, answerWrites } from '../conversations/record-message';
+import { DEFAULT_RUN_LOCK_MS, lapsedBefore } from './run-lock';
 
 type RunRow = typeof runs.$inferSelect;
 export type ClaimedRun = RunRow & { chatbotName: string | null; storeContent: boolean | null };
@@ -15,9 +17,19 @@ export interface RunOutcome {
 
 const MAX_BATCH = 200;
 
+/** A run as its end left it (for its conversation's message, its metrics and its log line). */
+export interface EndedRun {
+  conversationId: string | null;
+  chatbotType: 'chatflow' | 'workflow';
+  startedAt: Date | null;
+  finishedAt: Date;
+}
+
 interface FinishItem {
   runId: string;
   outcome: RunOutcome;
+  /** What its conversation (if any) is answered: the final text, or the error (see lifecycle.ts). */
+  answer: { text: string; failed: boolean };
   /** The statuses the run may have for this end to apply (from the state table, see lifecycle.ts). */
   from: readonly RunStatus[];
 }
@@ -28,8 +40,9 @@ interface NodeItem {
 }
 
 /** One run's outcome row as jsonb-ready JSON text. Throws when the outputs cannot be serialized. */
-function serializeOutcome({ runId, outcome, from }: FinishItem): string {
+function serializeOutcome({ runId, outcome, from, answer }: FinishItem): string {
   const row = {
+    ...answerColumns(answer.text, answer.failed),
     id: runId,
     status: outcome.status,
     outputs: outcome.outputs ?? null,
@@ -105,12 +118,13 @@ interface ClaimRow {
   chatbot_id: string | null;
   chatbot_type: 'chatflow' | 'workflow';
   conversation_id: string | null;
-  trigger: 'test' | 'chat';
+  trigger: RunRow['trigger'];
   status: RunRow['status'];
   config_version: number | null;
   configuration: RunRow['configuration'];
   inputs: Record<string, unknown>;
   started_by: string | null;
+  api_key_name: string | null;
   attempts: number;
   created_at: string | Date;
   started_at: string | Date | null;
@@ -138,6 +152,7 @@ function toClaimed(r: ClaimRow): ClaimedRun {
     finalOutput: null,
     error: null,
     startedBy: r.started_by,
+    apiKeyName: r.api_key_name,
     attempts: r.attempts,
     createdAt: new Date(r.created_at),
     startedAt: date(r.started_at),
@@ -149,16 +164,20 @@ function toClaimed(r: ClaimRow): ClaimedRun {
   };
 }
 
-export function createRunWrites(db: Db, claimFrom: readonly RunStatus[]) {
-  /** Takes queued runs (or running ones whose runner died: a second take), with their chatbot's name. */
+export function createRunWrites(db: Db, claimFrom: readonly RunStatus[], lockMs = DEFAULT_RUN_LOCK_MS) {
+  /**
+   * Takes queued runs (or running ones whose runner died: a second take, only once the run lock has
+   * lapsed, so a runner alive but late with the queue is left alone), with their chatbot's name.
+   */
   const claim = groupCommit<string, ClaimedRun | null>(async (ids) => {
     const claimed = await queryRows<ClaimRow>(
       db,
       sql`update runs r set status = 'running', attempts = r.attempts + 1,
                 started_at = coalesce(r.started_at, now()), heartbeat_at = now()
           where r.id = any(${`{${ids.join(',')}}`}::uuid[]) and r.status = any(${`{${claimFrom.join(',')}}`}::text[])
+            and (r.status <> 'running' or r.heartbeat_at is null or r.heartbeat_at < ${lapsedBefore(lockMs)})
           returning r.id, r.organization_id, r.workspace_id, r.chatbot_id, r.chatbot_type, r.conversation_id,
-            r.trigger, r.status, r.config_version, r.configuration, r.inputs, r.started_by, r.attempts,
+            r.trigger, r.status, r.config_version, r.configuration, r.inputs, r.started_by, r.api_key_name, r.attempts,
             r.created_at, r.started_at, r.cancel_requested_at,
             (select name from chatbots c where c.id = r.chatbot_id) as chatbot_name,
             (select store_conversations from chatbots c where c.id = r.chatbot_id) as store_content`,
@@ -191,18 +210,40 @@ export function createRunWrites(db: Db, claimFrom: readonly RunStatus[]) {
    * Writes runs' outcomes: one statement for the batch, each row changed only from a status its end
    * allows (`sources`). Answers, per item, the run's conversation when this write ended it, or null.
    */
-  const finishGroup = isolating<FinishItem, { conversationId: string | null } | null>(async (items) => {
+  const finishGroup = isolating<FinishItem, EndedRun | null>(async (items) => {
     const outcomes = items.map(serializeOutcome);
-    const ended = await queryRows<{ id: string; conversation_id: string | null }>(
+    const ended = await queryRows<{
+      id: string;
+      conversation_id: string | null;
+      chatbot_type: EndedRun['chatbotType'];
+      started_at: string | Date | null;
+      finished_at: string | Date;
+    }>(
       db,
-      sql`update runs r set status = o.status, outputs = o.outputs, final_output = o.final_output,
-            error = o.error, finished_at = now()
-          from jsonb_to_recordset(${`[${outcomes.join(',')}]`}::jsonb) as o(id uuid, status text,
-            outputs jsonb, final_output text, error text, sources text[])
-          where r.id = o.id and r.status = any(o.sources)
-          returning r.id, r.conversation_id`,
+      // The runs ended and their conversations' answers: one statement for the batch.
+      sql`with ended as (
+            update runs r set status = o.status, outputs = o.outputs, final_output = o.final_output,
+              error = o.error, finished_at = now()
+            from jsonb_to_recordset(${`[${outcomes.join(',')}]`}::jsonb) as o(id uuid, status text,
+              outputs jsonb, final_output text, error text, sources text[], answer jsonb, preview text,
+              failed boolean)
+            where r.id = o.id and r.status = any(o.sources)
+            returning r.id, r.conversation_id, r.chatbot_type, r.started_at, r.finished_at, o.answer,
+              o.preview, o.failed),
+          ${answerWrites('ended')}
+          select id, conversation_id, chatbot_type, started_at, finished_at from ended`,
     );
-    const byId = new Map(ended.map((r) => [r.id, { conversationId: r.conversation_id }]));
+    const byId = new Map(
+      ended.map((r) => [
+        r.id,
+        {
+          conversationId: r.conversation_id,
+          chatbotType: r.chatbot_type,
+          startedAt: date(r.started_at),
+          finishedAt: new Date(r.finished_at),
+        },
+      ]),
+    );
     // Two ends of one run in a batch: the row took one of them; only the first caller is told it ended it.
     return items.map((item) => {
       const hit = byId.get(item.runId) ?? null;
@@ -217,8 +258,8 @@ export function createRunWrites(db: Db, claimFrom: readonly RunStatus[]) {
     if ('error' in result) throw result.error;
   }
 
-  /** Ends one run (grouped with others): its conversation when this ended it, null when refused. */
-  async function finish(item: FinishItem): Promise<{ conversationId: string | null } | null> {
+  /** Ends one run (grouped with others): what it ended when this ended it, null when refused. */
+  async function finish(item: FinishItem): Promise<EndedRun | null> {
     const result = await finishGroup(item);
     if ('error' in result) throw result.error;
     return result.ok;

@@ -11,7 +11,7 @@ export const runStatuses = ['queued', 'running', 'succeeded', 'failed', 'cancell
 export type RunStatus = (typeof runStatuses)[number];
 export const FINISHED_RUN_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled'];
 /** 'test' from the editor, 'chat' from the chat interface. */
-export const runTriggers = ['test', 'chat'] as const;
+export const runTriggers = ['test', 'chat', 'api'] as const;
 export type RunTrigger = (typeof runTriggers)[number];
 /** A node's status in a run's events: running, then one of the three ends. */
 export const nodeExecutionStatuses = ['running', 'succeeded', 'failed', 'skipped'] as const;
@@ -27,3 +27,6 @@ export type FinishedNodeStatus = (typeof finishedNodeStatuses)[number];
 /** The author of a stored chat message. */
 export const messageRoles = ['user', 'assistant'] as const;
 export type MessageRole = (typeof messageRoles)[number];
+/** A person's rating of an answer. */
+export const messageFeedbacks = ['up', 'down'] as const;
+export type MessageFeedback = (typeof messageFeedbacks)[number];

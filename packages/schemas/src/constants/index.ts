@@ -10,3 +10,7 @@ export * from './languages';
 export * from './chatbots';
 export * from './models';
 export * from './chat';
+export * from './knowledge';
+export * from './analytics';
+export * from './embed';
+export * from './users';

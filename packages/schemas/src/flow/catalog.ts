@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { branchHandles, conditionBranches } from './conditions';
-import type { NodeCategory, NodeDefinition } from './fields';
+import { isCatalogKey, type NodeCategory, type NodeDefinition } from './fields';
 import type { FlowNode } from './graph';
 import { inputNode, outputNode } from './nodes/io';
 import { agentNode, llmNode, multimodalLlmNode } from './nodes/models';
@@ -80,6 +80,15 @@ export const isNodeType = (type: string): type is NodeType => Object.hasOwn(NODE
 
 export const nodeDefinition = (type: string): NodeDefinition | undefined =>
   isNodeType(type) ? NODE_CATALOG[type] : undefined;
+
+/**
+ * How server messages name a node: the name a person gave it, else its id (a node's label may be a catalog
+ * key such as `nodeCatalog.nodes.llm.label`, which the web app translates and messages must not show).
+ */
+export function nodeName(node: Pick<FlowNode, 'id' | 'data'>): string {
+  const label = node.data.label.trim();
+  return label && !isCatalogKey(label) ? label : node.id;
+}
 
 /** Catalog entries by category, in catalog order, for the editor's node palette. */
 export function nodesByCategory(): Map<NodeCategory, NodeDefinition[]> {

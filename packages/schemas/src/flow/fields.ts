@@ -22,10 +22,15 @@ export type FieldKind = (typeof fieldKinds)[number];
 
 export interface FieldOption {
   value: string;
-  label: string;
+  /** A translation key; without one the value itself is shown (sizes, formats, HTTP methods, voices). */
+  label?: string;
 }
 
-/** What the editor needs to render one field of a node, and what validation checks. */
+/**
+ * What the editor needs to render one field of a node, and what validation checks. `label` and `help`
+ * are translation keys (`nodeCatalog.…`, in the web app's locale files), never English text; `placeholder`
+ * is an example value (a URL, an id), shown as is.
+ */
 export interface FieldMeta {
   name: string;
   label: string;
@@ -61,8 +66,10 @@ export type NodeCategory = (typeof nodeCategories)[number];
  */
 export interface NodeDefinition<T extends string = string, S extends z.ZodType = z.ZodType> {
   type: T;
+  /** Translation key of the node's name (`nodeCatalog.nodes.<type>.label`). */
   label: string;
   category: NodeCategory;
+  /** Translation key of what the node does (`nodeCatalog.nodes.<type>.description`). */
   description: string;
   fields: S;
   fieldMeta: readonly FieldMeta[];
@@ -98,8 +105,15 @@ export function defineNode<const T extends string, S extends z.ZodType>(
   };
 }
 
-export const options = (...values: readonly string[]): FieldOption[] =>
-  values.map((value) => ({ value, label: value }));
+/** Options shown as their own values (sizes, formats, HTTP methods): nothing to translate. */
+export const options = (...values: readonly string[]): FieldOption[] => values.map((value) => ({ value }));
+
+/** Options whose names are translated: `nodeCatalog.options.<field>.<value>`. */
+export const namedOptions = (field: string, ...values: readonly string[]): FieldOption[] =>
+  values.map((value) => ({ value, label: `nodeCatalog.options.${field}.${value}` }));
+
+/** Whether a node's label is a catalog key (shown translated) rather than a name a person typed. */
+export const isCatalogKey = (text: string): boolean => text.startsWith('nodeCatalog.');
 
 /**
  * Field schemas for resolved values. A text field may receive any value through a whole-value reference;

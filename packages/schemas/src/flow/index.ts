@@ -1,5 +1,6 @@
 export {
   fieldKinds,
+  isCatalogKey,
   nodeCategories,
   type FieldKind,
   type FieldMeta,

@@ -12,6 +12,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   const state: ProviderState = {
     apiKey: options.apiKey ?? 'test-key',
     tokenDelayMs: options.tokenDelayMs ?? 0,
+    firstTokenDelayMs: options.firstTokenDelayMs ?? null,
     embeddingDimensions: options.embeddingDimensions ?? 64,
     baseUrl: '',
     toolScripts: [],

@@ -31,7 +31,12 @@ export async function writeSse(ex: Exchange, events: SseEvent[], stallAfterFirst
   ex.res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
   for (const [index, event] of events.entries()) {
     // Read the delay each time so setTokenDelay() also affects a stream already under way.
-    if (index > 0) await pause(ex, ex.state.tokenDelayMs);
+    if (index > 0) {
+      await pause(
+        ex,
+        index === 1 ? (ex.state.firstTokenDelayMs ?? ex.state.tokenDelayMs) : ex.state.tokenDelayMs,
+      );
+    }
     if (ex.isClosed()) return;
     ex.res.write(sseFrame(event));
     if (stallAfterFirst) {

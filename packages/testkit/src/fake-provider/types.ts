@@ -5,6 +5,11 @@ export interface FakeProviderOptions {
   apiKey?: string;
   /** Delay between streamed chunks, default 0. */
   tokenDelayMs?: number;
+  /**
+   * Delay before the first token: the stream's second event (its first opens the message), as a
+   * model's time to first token; default `tokenDelayMs`.
+   */
+  firstTokenDelayMs?: number;
   /** Default '127.0.0.1'. */
   host?: string;
   /** Default 64; an embeddings request may still ask for `dimensions`. */
@@ -54,6 +59,7 @@ export interface VideoJob {
 export interface ProviderState {
   apiKey: string;
   tokenDelayMs: number;
+  firstTokenDelayMs: number | null;
   embeddingDimensions: number;
   baseUrl: string;
   toolScripts: ScriptedToolCall[][];

@@ -1,5 +1,6 @@
+import type { UserRows } from './user-rows';
 import { organizations, users, type Db } from '@atelier/db';
-import type { OnboardingCompleteBody, TokenAnswer } from '@atelier/schemas';
+import type { InvitationAnswer, OnboardingCompleteBody, TokenAnswer } from '@atelier/schemas';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Mailer } from '../mail/mailer';
 import { consumeOneTimeToken, inspectOneTimeToken, issueOneTimeToken } from './one-time-tokens';
@@ -15,6 +16,8 @@ export interface AccountServiceDeps {
   sessions: SessionService;
   webUrl: string;
   onMailError(error: unknown): void;
+  /** Told when a user's token version moves (a new password). */
+  userRows: Pick<UserRows, 'forget'>;
 }
 
 /** Password reset and onboarding: the flows that reach a user by a link in a mail. */
@@ -24,8 +27,11 @@ export function createAccountService(deps: AccountServiceDeps) {
   return {
     invitationUrl: (token: string) => `${deps.webUrl}/onboarding/${token}`,
 
-    /** Issues a fresh invitation for a user who has not set a password, and mails it. */
-    async invite(user: { id: string; email: string; firstName: string }): Promise<string> {
+    /**
+     * Issues a fresh invitation for a user who has not set a password, and mails it. The link is
+     * answered to the admin only when no mail server is set (the mail went to the server log).
+     */
+    async invite(user: { id: string; email: string; firstName: string }): Promise<InvitationAnswer> {
       const { token } = await issueOneTimeToken(db, user.id, 'onboarding', INVITATION_TTL_MS);
       const url = this.invitationUrl(token);
       await deps.mailer.send({
@@ -33,7 +39,8 @@ export function createAccountService(deps: AccountServiceDeps) {
         subject: 'You are invited to Atelier',
         text: `Hello ${user.firstName || user.email},\n\nYou have been invited to Atelier. Choose your password and complete your profile here (valid 7 days):\n${url}\n`,
       });
-      return url;
+      const mailed = deps.mailer.delivers === true;
+      return { invitation_url: mailed ? null : url, invitation_mailed: mailed };
     },
 
     /**
@@ -64,14 +71,16 @@ export function createAccountService(deps: AccountServiceDeps) {
     /** Sets the new password, ends every session and access token of the user, in one transaction. */
     async setPassword(token: string, password: string): Promise<void> {
       const passwordHash = await hashPassword(password);
-      await db.transaction(async (tx) => {
+      const userId = await db.transaction(async (tx) => {
         const used = await consumeOneTimeToken(tx, token, 'password_reset');
         await tx
           .update(users)
           .set({ passwordHash, tokenVersion: bumpedTokenVersion, updatedAt: new Date() })
           .where(eq(users.id, used.userId));
         await revokeAllRefreshTokens(tx, used.userId);
+        return used.userId;
       });
+      await deps.userRows.forget(userId);
     },
 
     async inspectInvitation(token: string) {
@@ -110,6 +119,7 @@ export function createAccountService(deps: AccountServiceDeps) {
         await revokeAllRefreshTokens(tx, updated.id);
         return updated;
       });
+      await deps.userRows.forget(user.id);
       return deps.sessions.startSession(user);
     },
   };

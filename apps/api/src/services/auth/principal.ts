@@ -7,3 +7,25 @@ export interface Principal {
   role: AppRoleId;
   email: string;
 }
+
+/**
+ * A caller of the public API (`/v1`): an API key, resolved from its hash on every request. It reaches
+ * one chatbot, published, and nothing else.
+ */
+export interface ApiKeyPrincipal {
+  keyId: string;
+  keyName: string;
+  organizationId: string;
+  workspaceId: string;
+  chatbotId: string;
+}
+
+/**
+ * A caller of the embed routes (`/embed/{token}/…`): a chatbot's public embed token, resolved on every
+ * request. It reaches that one chatbot's embed routes, enabled and published, from an allowed origin.
+ */
+export interface EmbedPrincipal {
+  organizationId: string;
+  chatbotId: string;
+  token: string;
+}

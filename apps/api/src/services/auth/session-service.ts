@@ -1,3 +1,4 @@
+import type { UserRows } from './user-rows';
 import { randomUUID } from 'node:crypto';
 import { refreshTokens, users, type Db, type DbOrTx } from '@atelier/db';
 import type { AppRoleId, TokenAnswer } from '@atelier/schemas';
@@ -18,6 +19,8 @@ export interface SessionServiceDeps {
   signAccessToken(claims: AccessClaims): string;
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
+  /** Told when a user's token version moves (a logout). */
+  userRows: Pick<UserRows, 'forget'>;
 }
 
 type SessionUser = { id: string; organizationId: string; userRoleId: AppRoleId; tokenVersion: number };
@@ -180,6 +183,7 @@ export function createSessionService(deps: SessionServiceDeps) {
           .where(and(eq(users.id, known.userId), exists(liveInFamily)));
         await revokeFamily(tx, known.familyId);
       });
+      await deps.userRows.forget(known.userId);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { chatbots, conversations, messages, type Db } from '@atelier/db';
 import type { Conversation, MessagePart } from '@atelier/schemas';
-import { and, asc, desc, eq, type SQLWrapper } from 'drizzle-orm';
+import type { MessageFeedback } from '@atelier/schemas/constants';
+import { and, asc, desc, eq, gte, sql, type SQLWrapper } from 'drizzle-orm';
 import { recordMessage } from '@atelier/runtime';
 import type { Principal } from '../auth/principal';
 import { hasChatbotAccess } from '../chatbots/chat-access';
@@ -9,7 +10,7 @@ import { AppError, notFound } from '../errors';
 
 type ConversationRow = typeof conversations.$inferSelect;
 
-function toConversation(row: ConversationRow): Conversation {
+export function toConversation(row: ConversationRow): Conversation {
   return {
     id: row.id,
     title: row.title,
@@ -18,6 +19,53 @@ function toConversation(row: ConversationRow): Conversation {
     updated_at: row.updatedAt.toISOString(),
     last_message_preview: row.lastMessagePreview,
   };
+}
+
+/** A conversation's messages, oldest first (whoever it belongs to: the caller has been checked). */
+export async function historyOf(db: Db, conversationId: string) {
+  const rows = await db
+    .select()
+    .from(messages)
+    .where(eq(messages.conversationId, conversationId))
+    .orderBy(asc(messages.createdAt), asc(messages.id));
+  return rows.map((m) => ({
+    id: m.id,
+    role: m.role,
+    content: m.content,
+    error: m.error,
+    feedback: m.feedback,
+    created_at: m.createdAt.toISOString(),
+  }));
+}
+
+/**
+ * Regenerate and Retry ask the last question again: when it is the conversation's last stored
+ * question, the answers after it are deleted (the new one replaces them) and the question is not
+ * stored twice. Answers whether the question is already stored; anything else (a question the server
+ * never stored, say refused before its stream) is a new one, stored as usual.
+ */
+export async function reuseLastQuestion(db: Db, conversationId: string, question: MessagePart[]) {
+  // Compared as jsonb (which orders keys its own way), not as text.
+  const [lastQuestion] = await db
+    .select({
+      createdAt: messages.createdAt,
+      same: sql<boolean>`${messages.content} = ${JSON.stringify(question)}::jsonb`,
+    })
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), eq(messages.role, 'user')))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(1);
+  if (!lastQuestion?.same) return false;
+  await db
+    .delete(messages)
+    .where(
+      and(
+        eq(messages.conversationId, conversationId),
+        eq(messages.role, 'assistant'),
+        gte(messages.createdAt, lastQuestion.createdAt),
+      ),
+    );
+  return true;
 }
 
 type ReachedBy = 'chosen' | 'own';
@@ -114,18 +162,30 @@ export function createConversationsService(deps: { db: Db }) {
 
     async history(principal: Principal, id: string) {
       await own(principal, id);
-      const rows = await db
-        .select()
+      return historyOf(db, id);
+    },
+
+    /** Thumbs up or down on an answer of the caller's conversation (null takes the rating back). */
+    async rateMessage(
+      principal: Principal,
+      conversationId: string,
+      messageId: string,
+      rating: MessageFeedback | null,
+    ) {
+      await own(principal, conversationId);
+      const [row] = await db
+        .select({ role: messages.role })
         .from(messages)
-        .where(eq(messages.conversationId, id))
-        .orderBy(asc(messages.createdAt), asc(messages.id));
-      return rows.map((m) => ({
-        id: m.id,
-        role: m.role,
-        content: m.content,
-        error: m.error,
-        created_at: m.createdAt.toISOString(),
-      }));
+        .where(and(eq(messages.id, messageId), eq(messages.conversationId, conversationId)))
+        .limit(1);
+      if (!row) throw notFound('message');
+      if (row.role !== 'assistant') {
+        throw new AppError(422, 'not_an_answer', "Only the assistant's answers can be rated.");
+      }
+      await db
+        .update(messages)
+        .set({ feedback: rating, feedbackAt: rating ? new Date() : null })
+        .where(eq(messages.id, messageId));
     },
 
     /** Stores a turn and moves the conversation to the top, titling it from its first message. */
@@ -135,7 +195,8 @@ export function createConversationsService(deps: { db: Db }) {
       content: MessagePart[],
       error = false,
       alongside?: SQLWrapper,
-    ): Promise<string> => recordMessage(db, conversation.id, role, content, error, alongside),
+      id?: string,
+    ): Promise<string> => recordMessage(db, conversation.id, role, content, error, alongside, id),
   };
 }
 

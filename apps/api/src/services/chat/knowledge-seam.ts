@@ -1,15 +1,81 @@
-/**
- * Where retrieved knowledge enters a simple chatbot's prompt. The knowledge capability (collections,
- * vector stores) provides a real retriever; until then a chatbot's collections yield nothing and the
- * prompt is the instruction and the conversation alone.
- */
+import { ragCollections, type Db } from '@atelier/db';
+import type { Knowledge } from '@atelier/knowledge';
+import type { MeterScope } from '@atelier/metering';
+import type { AnswerSource } from '@atelier/schemas';
+import { and, eq, inArray } from 'drizzle-orm';
+
+/** A passage found for a question, and where it came from. */
+export interface RetrievedPassage {
+  text: string;
+  source: AnswerSource;
+}
+
+/** Where retrieved knowledge enters a simple chatbot's prompt. */
 export interface KnowledgeRetriever {
   retrieve(input: {
-    organizationId: string;
+    scope: MeterScope;
     collectionIds: string[];
     query: string;
     signal: AbortSignal;
-  }): Promise<string[]>;
+  }): Promise<RetrievedPassage[]>;
+}
+
+/** Passages given to the model at most, across all of a chatbot's collections. */
+export const MAX_PASSAGES = 8;
+const EXCERPT_CHARS = 280;
+
+/**
+ * A chatbot's collections searched for its user's question (each with its own settings: top_k,
+ * threshold, hybrid, rerank), the passages merged by score. A collection deleted since the chatbot was
+ * saved is skipped; one that fails is reported and skipped: the answer never waits on it.
+ */
+export function createKnowledgeRetriever(deps: {
+  db: Db;
+  knowledge: Knowledge;
+  onError(error: unknown, context: string): void;
+}): KnowledgeRetriever {
+  return {
+    async retrieve({ scope, collectionIds, query, signal }) {
+      if (collectionIds.length === 0 || !query.trim()) return [];
+      const collections = await deps.db
+        .select({ id: ragCollections.id, name: ragCollections.name })
+        .from(ragCollections)
+        .where(
+          and(
+            inArray(ragCollections.id, collectionIds),
+            eq(ragCollections.organizationId, scope.organizationId),
+            eq(ragCollections.workspaceId, scope.workspaceId),
+          ),
+        );
+      const found = await Promise.all(
+        collections.map(async (collection) => {
+          if (signal.aborted) return [];
+          try {
+            const answer = await deps.knowledge.query(scope, collection.id, { query });
+            return answer.documents.map((d): RetrievedPassage => ({
+              text: d.content,
+              source: {
+                collection_id: collection.id,
+                collection_name: collection.name,
+                document_id: d.source.document_id,
+                filename: d.source.filename,
+                chunk_index: d.source.chunk_index,
+                score: d.score,
+                excerpt: d.content.slice(0, EXCERPT_CHARS),
+              },
+            }));
+          } catch (error) {
+            deps.onError(error, `retrieval from collection ${collection.id}`);
+            return [];
+          }
+        }),
+      );
+      return found
+        .flat()
+        .sort((a, b) => b.source.score - a.source.score)
+        .slice(0, MAX_PASSAGES);
+    },
+  };
 }
 
 export const noKnowledge: KnowledgeRetriever = {
@@ -17,8 +83,10 @@ export const noKnowledge: KnowledgeRetriever = {
 };
 
 /** The system prompt: the instruction, then the passages found, clearly delimited. */
-export function systemPrompt(instruction: string, passages: string[]): string {
+export function systemPrompt(instruction: string, passages: readonly RetrievedPassage[]): string {
   if (passages.length === 0) return instruction;
-  const context = passages.map((p, i) => `[${i + 1}] ${p}`).join('\n\n');
+  const context = passages
+    .map((p, i) => `[${i + 1}]${p.source.filename ? ` (${p.source.filename})` : ''} ${p.text}`)
+    .join('\n\n');
   return `${instruction}\n\nUse the following context when it helps answer. Say so when it does not contain the answer.\n<context>\n${context}\n</context>`;
 }

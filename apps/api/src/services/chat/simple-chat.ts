@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { chatbots, conversations, models, providers, type Db } from '@atelier/db';
 import { alias } from 'drizzle-orm/pg-core';
 import { creditsLeftSql, meteredChat, meterWriteCtes, writeMetered } from '@atelier/metering';
@@ -6,10 +7,11 @@ import type { MessagePart, SimpleMessageBody, SimpleStreamEvent } from '@atelier
 import { and, eq, sql } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import type { ChatbotRow } from '../chatbots/chatbot-view';
+import { liveChatbot, liveFallbackModelId, liveModelId } from '../chatbots/published';
 import { insufficientCredits, type CreditsService } from '../credits/credits-service';
 import { AppError } from '../errors';
 import type { ProvidersService } from '../providers/providers-service';
-import { assertChattable, type ConversationsService } from './conversations-service';
+import { assertChattable, reuseLastQuestion, type ConversationsService } from './conversations-service';
 import { systemPrompt, type KnowledgeRetriever } from './knowledge-seam';
 
 type Target = { model: typeof models.$inferSelect; provider: typeof providers.$inferSelect };
@@ -28,14 +30,35 @@ export interface SimpleChatDeps {
   knowledge: KnowledgeRetriever;
 }
 
+/** Who a chat answer works for: a member of the organization, or an end user of the public API. */
+export interface ChatCaller {
+  organizationId: string;
+  userId: string | null;
+  /** The API key the message came through: its name goes on the inference log. */
+  apiKeyName: string | null;
+}
+
+export const callerOf = (principal: Principal): ChatCaller => ({
+  organizationId: principal.organizationId,
+  userId: principal.userId,
+  apiKeyName: null,
+});
+
+/** How a caller is shown to own a conversation and to reach its chatbot (the chatbot is null if gone). */
+export interface ChatAccess {
+  owns(conversation: typeof conversations.$inferSelect): boolean;
+  chatbot(bot: ChatbotRow | null): Promise<ChatbotRow> | ChatbotRow;
+}
+
 export interface PreparedChat {
-  principal: Principal;
+  caller: ChatCaller;
   conversation: Awaited<ReturnType<ConversationsService['own']>>;
   bot: ChatbotRow;
   primary: Target;
   fallback: Target | null;
   messages: ChatMessage[];
   last: ChatMessage & { role: 'user' };
+  regenerate: boolean;
 }
 
 export function createSimpleChat(deps: SimpleChatDeps) {
@@ -63,22 +86,18 @@ export function createSimpleChat(deps: SimpleChatDeps) {
         eq(chatbots.organizationId, conversations.organizationId),
       ),
     )
-    .leftJoin(models, eq(models.id, chatbots.modelId))
+    .leftJoin(models, eq(models.id, liveModelId))
     .leftJoin(providers, eq(providers.id, models.providerId))
-    .leftJoin(fallbackModels, eq(fallbackModels.id, chatbots.fallbackModelId))
+    .leftJoin(fallbackModels, eq(fallbackModels.id, liveFallbackModelId))
     .leftJoin(fallbackProviders, eq(fallbackProviders.id, fallbackModels.providerId))
-    .where(
-      and(
-        eq(conversations.id, sql.placeholder('conversationId')),
-        eq(conversations.userId, sql.placeholder('userId')),
-      ),
-    )
+    .where(eq(conversations.id, sql.placeholder('conversationId')))
     .limit(1)
     .prepare('chat_load');
 
-  async function load(principal: Principal, conversationId: string) {
-    const [row] = await loadQuery.execute({ conversationId, userId: principal.userId });
-    if (!row)
+  /** The conversation with all it needs, if it is the caller's (else 404). */
+  async function load(conversationId: string, access: ChatAccess) {
+    const [row] = await loadQuery.execute({ conversationId });
+    if (!row || !access.owns(row.conversation))
       throw new AppError(404, 'not_found', 'The conversation was not found or is not visible to you.');
     return row;
   }
@@ -102,44 +121,67 @@ export function createSimpleChat(deps: SimpleChatDeps) {
       });
   }
 
+  /**
+   * Everything that can be refused is checked here, before the stream starts (JSON errors): one round
+   * trip loads the conversation, its chatbot, both models and the credits left.
+   */
+  async function prepareAs(
+    conversationId: string,
+    access: ChatAccess,
+    caller: ChatCaller,
+    body: SimpleMessageBody,
+  ): Promise<PreparedChat> {
+    const row = await load(conversationId, access);
+    const { conversation } = row;
+    const bot = liveChatbot(await access.chatbot(row.bot));
+    if (bot.type !== 'simple') {
+      throw new AppError(
+        422,
+        'wrong_chatbot_type',
+        `Unsupported assistant type for sending message: ${bot.type}`,
+      );
+    }
+    if (!row.model || !row.provider) {
+      throw new AppError(409, 'model_missing', 'This assistant has no model; ask its builder to choose one.');
+    }
+    const primary: Target = { model: row.model, provider: row.provider };
+    const fallback: Target | null =
+      row.fallbackModel && row.fallbackProvider
+        ? { model: row.fallbackModel, provider: row.fallbackProvider }
+        : null;
+    const messages = toMessages(body, primary.model.modelType === 'llm-multimodal');
+    const last = messages.at(-1);
+    if (!last || last.role !== 'user' || (typeof last.content === 'string' && !last.content.trim())) {
+      throw new AppError(422, 'message_required', 'Please enter a message or upload an image');
+    }
+    if (!(Number(row.creditsLeft) > 0)) throw insufficientCredits();
+    return {
+      caller,
+      conversation,
+      bot,
+      primary,
+      fallback,
+      messages,
+      last,
+      regenerate: body.regenerate === true,
+    };
+  }
+
   return {
-    /** Everything that can be refused is checked here, before the stream starts (JSON errors). */
-    async prepare(
-      principal: Principal,
-      conversationId: string,
-      body: SimpleMessageBody,
-    ): Promise<PreparedChat> {
-      // One round trip loads the conversation, its chatbot, both models and the credits left.
-      const row = await load(principal, conversationId);
-      const { conversation } = row;
-      const bot: ChatbotRow = await assertChattable(db, principal, row.bot);
-      if (bot.type !== 'simple') {
-        throw new AppError(
-          422,
-          'wrong_chatbot_type',
-          `Unsupported assistant type for sending message: ${bot.type}`,
-        );
-      }
-      if (!row.model || !row.provider) {
-        throw new AppError(
-          409,
-          'model_missing',
-          'This assistant has no model; ask its builder to choose one.',
-        );
-      }
-      const primary: Target = { model: row.model, provider: row.provider };
-      const fallback: Target | null =
-        row.fallbackModel && row.fallbackProvider
-          ? { model: row.fallbackModel, provider: row.fallbackProvider }
-          : null;
-      const messages = toMessages(body, primary.model.modelType === 'llm-multimodal');
-      const last = messages.at(-1);
-      if (!last || last.role !== 'user' || (typeof last.content === 'string' && !last.content.trim())) {
-        throw new AppError(422, 'message_required', 'Please enter a message or upload an image');
-      }
-      if (!(Number(row.creditsLeft) > 0)) throw insufficientCredits();
-      return { principal, conversation, bot, primary, fallback, messages, last };
-    },
+    /** A member's message in their own conversation. */
+    prepare: (principal: Principal, conversationId: string, body: SimpleMessageBody) =>
+      prepareAs(
+        conversationId,
+        {
+          owns: (c) => c.userId === principal.userId,
+          chatbot: (bot) => assertChattable(db, principal, bot),
+        },
+        callerOf(principal),
+        body,
+      ),
+
+    /** Any other caller's (the public API's end users, `services/public-chat`). */
+    prepareAs,
 
     /** Streams the answer through `send`, then stores it, logs the call and charges the credits. */
     async run(
@@ -147,23 +189,42 @@ export function createSimpleChat(deps: SimpleChatDeps) {
       send: (event: SimpleStreamEvent) => void,
       signal: AbortSignal,
     ): Promise<void> {
-      const { principal, conversation, bot, primary, fallback, messages, last } = prepared;
+      const { caller, conversation, bot, primary, fallback, messages, last } = prepared;
       const userContent: MessagePart[] =
         typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
-      // Stored while the model answers: the first token does not wait for the write.
-      const savingUser = deps.conversations.record(conversation, 'user', userContent);
+      // Stored while the model answers: the first token does not wait for the write. A regenerated
+      // answer replaces the last one, and its question (already stored) is not stored again.
+      const savingUser = (
+        prepared.regenerate ? reuseLastQuestion(db, conversation.id, userContent) : Promise.resolve(false)
+      ).then(async (stored) => {
+        if (!stored) await deps.conversations.record(conversation, 'user', userContent);
+      });
       savingUser.catch(() => undefined); // awaited below; this only keeps the rejection from counting as unhandled
+      const scope = {
+        organizationId: caller.organizationId,
+        workspaceId: bot.workspaceId,
+        userId: caller.userId,
+        apiKeyName: caller.apiKeyName,
+        chatbotId: bot.id,
+        chatbotName: bot.name,
+        conversationId: conversation.id,
+        storeContent: bot.storeConversations,
+      };
       const passages = await deps.knowledge.retrieve({
-        organizationId: principal.organizationId,
+        scope,
         collectionIds: bot.knowledgeCollectionIds,
         query: textOf(last.content),
         signal,
       });
+      const sources = passages.map((p) => p.source);
       const request: Omit<ChatRequest, 'model'> = {
         system: systemPrompt(bot.instruction, passages),
         messages,
       };
-      send({ type: 'start', conversation_id: conversation.id, message_id: '' });
+      // The answer's id is chosen now, so the client can rate it as soon as it is stored.
+      const answerId = randomUUID();
+      send({ type: 'start', conversation_id: conversation.id, message_id: answerId });
+      if (sources.length > 0) send({ type: 'sources', sources });
 
       const cancelledBy = (error: unknown) =>
         (error instanceof ProviderError && error.code === 'cancelled') || signal.aborted;
@@ -178,15 +239,7 @@ export function createSimpleChat(deps: SimpleChatDeps) {
       let modelFailed = false;
       await meteredChat({
         db,
-        scope: {
-          organizationId: principal.organizationId,
-          workspaceId: bot.workspaceId,
-          userId: principal.userId,
-          chatbotId: bot.id,
-          chatbotName: bot.name,
-          conversationId: conversation.id,
-          storeContent: bot.storeConversations,
-        },
+        scope,
         primary,
         fallback,
         request,
@@ -220,17 +273,28 @@ export function createSimpleChat(deps: SimpleChatDeps) {
           } else if (!failure) {
             send({ type: 'end', fallback: outcome.fallback });
           }
+          // Stopped (the person pressed Stop, or left): the text so far is the answer, kept as any
+          // other; a stop before the first token leaves no answer (the call is still logged).
+          const stopped = cancelled && !text;
+          const failed = failure !== null && !cancelled;
           const answer: MessagePart[] = [
-            { type: 'text', text: failure && !text ? `Error: ${write.row.errorMessage}` : text },
+            { type: 'text', text: failed && !text ? `Error: ${write.row.errorMessage}` : text },
+            ...(sources.length > 0 && !failed ? [{ type: 'sources' as const, sources }] : []),
           ];
+          if (stopped) {
+            await writeMetered(db, write);
+            await savingUser;
+            return;
+          }
           try {
             await savingUser;
             await deps.conversations.record(
               conversation,
               'assistant',
               answer,
-              Boolean(failure),
+              failed,
               meterWriteCtes(db, write),
+              answerId,
             );
           } catch (error) {
             // The call is logged and charged even when its answer cannot be stored.

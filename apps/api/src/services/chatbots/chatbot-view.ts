@@ -11,6 +11,7 @@ export function toChatbot(row: ChatbotRow): Chatbot {
     description: row.description,
     type: row.type,
     is_published: row.isPublished,
+    has_unpublished_changes: row.isPublished && (row.publishedVersion ?? 0) < row.configVersion,
     instruction: row.instruction,
     model_id: row.modelId,
     fallback_model_id: row.fallbackModelId,

@@ -1,6 +1,16 @@
-import { chatbotAccess, chatbots, models, userWorkspaceRoles, users, type Db } from '@atelier/db';
+import {
+  chatbotAccess,
+  chatbots,
+  models,
+  ragCollections,
+  userWorkspaceRoles,
+  users,
+  workspaces,
+  type Db,
+} from '@atelier/db';
 import type { Chatbot, ChatbotType, SimpleConfigBody } from '@atelier/schemas';
-import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
 import type { ProvidersService } from '../providers/providers-service';
@@ -8,6 +18,7 @@ import type { WorkspacesService } from '../workspaces/workspaces-service';
 import { assertRunnable, assertSavable, parseFlowConfig } from '../runs/flow-validation';
 import { hasChatbotAccess } from './chat-access';
 import { toChatbot, type ChatbotRow } from './chatbot-view';
+import { publishedSettingsOf } from './published';
 
 const CHAT_MODEL_TYPES = ['llm', 'llm-multimodal'];
 
@@ -57,7 +68,7 @@ export function createChatbotsService(deps: {
     }
   }
 
-  const touch = (id: string, patch: Partial<typeof chatbots.$inferInsert>) =>
+  const touch = (id: string, patch: PgUpdateSetSource<typeof chatbots>) =>
     db
       .update(chatbots)
       .set({ ...patch, updatedAt: new Date() })
@@ -85,9 +96,16 @@ export function createChatbotsService(deps: {
         eq(chatbots.organizationId, principal.organizationId),
         eq(chatbots.isPublished, true),
       );
-      if (principal.role === 'admin') {
-        return (await db.select().from(chatbots).where(published).orderBy(asc(chatbots.name))).map(toChatbot);
-      }
+      // With their workspace's name: the chat groups assistants by workspace.
+      const withWorkspace = (where: SQL | undefined) =>
+        db
+          .select({ bot: chatbots, workspaceName: workspaces.name })
+          .from(chatbots)
+          .innerJoin(workspaces, eq(workspaces.id, chatbots.workspaceId))
+          .where(where)
+          .orderBy(asc(workspaces.name), asc(chatbots.name))
+          .then((rows) => rows.map((r) => ({ ...toChatbot(r.bot), workspace_name: r.workspaceName })));
+      if (principal.role === 'admin') return withWorkspace(published);
       const granted = db
         .select({ id: chatbotAccess.chatbotId })
         .from(chatbotAccess)
@@ -100,9 +118,7 @@ export function createChatbotsService(deps: {
         principal.role === 'creator'
           ? or(inArray(chatbots.id, granted), inArray(chatbots.workspaceId, memberOf))
           : inArray(chatbots.id, granted);
-      return (
-        await db.select().from(chatbots).where(and(published, reachable)).orderBy(asc(chatbots.name))
-      ).map(toChatbot);
+      return withWorkspace(and(published, reachable));
     },
 
     async get(principal: Principal, id: string): Promise<Chatbot> {
@@ -161,16 +177,39 @@ export function createChatbotsService(deps: {
         }
         await chatModel(principal, found.workspaceId, input.fallback_model_id, 'fallback model');
       }
-      await touch(id, {
+      const collectionIds = [...new Set(input.knowledge_collection_ids ?? [])];
+      if (collectionIds.length > 0) {
+        const known = await db
+          .select({ id: ragCollections.id })
+          .from(ragCollections)
+          .where(
+            and(inArray(ragCollections.id, collectionIds), eq(ragCollections.workspaceId, found.workspaceId)),
+          );
+        const missing = collectionIds.filter((c) => !known.some((r) => r.id === c));
+        if (missing.length > 0) {
+          throw new AppError(
+            422,
+            'collection_not_found',
+            `The knowledge collection ${missing[0]} does not exist in this workspace; choose another one.`,
+          );
+        }
+      }
+      const patch = {
         instruction: input.instruction,
         modelId: input.model_id,
         ...(input.fallback_model_id !== undefined ? { fallbackModelId: input.fallback_model_id } : {}),
-        ...(input.knowledge_collection_ids !== undefined
-          ? { knowledgeCollectionIds: input.knowledge_collection_ids }
-          : {}),
+        ...(input.knowledge_collection_ids !== undefined ? { knowledgeCollectionIds: collectionIds } : {}),
         ...(input.store_conversations !== undefined ? { storeConversations: input.store_conversations } : {}),
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.description !== undefined ? { description: input.description } : {}),
+      };
+      // A save that changes something is a new version (published chatbots then have unpublished changes).
+      const changed = (Object.keys(patch) as (keyof typeof patch)[]).some(
+        (key) => JSON.stringify(patch[key]) !== JSON.stringify(found[key]),
+      );
+      await touch(id, {
+        ...patch,
+        ...(changed ? { configVersion: sql`${chatbots.configVersion} + 1` } : {}),
       });
     },
 
@@ -193,7 +232,8 @@ export function createChatbotsService(deps: {
         .update(chatbots)
         .set({
           configuration: config,
-          configVersion: sql`${chatbots.configVersion} + 1`,
+          // Saving the same graph again is not a new version (jsonb equality ignores key order).
+          configVersion: sql`case when ${chatbots.configuration} = ${JSON.stringify(config)}::jsonb then ${chatbots.configVersion} else ${chatbots.configVersion} + 1 end`,
           updatedAt: new Date(),
         })
         .where(eq(chatbots.id, id));
@@ -208,7 +248,11 @@ export function createChatbotsService(deps: {
         throw new AppError(422, 'empty_flow', 'Add nodes to the flow and save before publishing it.');
       }
       if (found.type !== 'simple') assertRunnable(parseFlowConfig(found.configuration));
-      await touch(id, { isPublished: true });
+      await touch(id, {
+        isPublished: true,
+        publishedVersion: found.configVersion,
+        published: publishedSettingsOf(found),
+      });
     },
 
     async duplicate(principal: Principal, id: string, newName: string | undefined) {
@@ -220,6 +264,8 @@ export function createChatbotsService(deps: {
           ...rest,
           name: newName ?? `Copy of ${found.name}`,
           isPublished: false,
+          publishedVersion: null,
+          published: null,
           createdBy: principal.userId,
         })
         .returning({ id: chatbots.id });
@@ -240,6 +286,7 @@ export function createChatbotsService(deps: {
         chatbot_id: found.id,
         workspace_id: found.workspaceId,
         is_published: found.isPublished,
+        has_unpublished_changes: toChatbot(found).has_unpublished_changes,
         configuration: found.configuration,
       };
     },

@@ -1,10 +1,12 @@
 import { creditLedger, creditPlans, type Db } from '@atelier/db';
 import { chargeCredits, creditPlan, creditsLeftSql, renewCredits, type ChargeInput } from '@atelier/metering';
-import type { CreditPlan } from '@atelier/schemas';
-import { eq, sql } from 'drizzle-orm';
+import type { CreditPlan, CreditUsage } from '@atelier/schemas';
+import { and, eq, gte, sql } from 'drizzle-orm';
 import { AppError } from '../errors';
 
 export { creditsLeftSql };
+
+const DAY_MS = 86_400_000;
 
 export const insufficientCredits = () =>
   new AppError(
@@ -30,6 +32,29 @@ export function createCreditsService(deps: { db: Db }) {
   return {
     async getPlan(organizationId: string): Promise<CreditPlan> {
       return plan(organizationId);
+    },
+
+    /** The credits used over the last 30 days (or since the first charge) and their daily average. */
+    async usage(organizationId: string): Promise<CreditUsage> {
+      const WINDOW = 30;
+      const since = new Date(Date.now() - WINDOW * DAY_MS);
+      const [row] = await db
+        .select({
+          used: sql<string>`coalesce(-sum(${creditLedger.monthlyDelta} + ${creditLedger.extraDelta}), 0)`,
+          first: sql<string | null>`min(${creditLedger.createdAt})`,
+        })
+        .from(creditLedger)
+        .where(
+          and(
+            eq(creditLedger.organizationId, organizationId),
+            eq(creditLedger.kind, 'usage'),
+            gte(creditLedger.createdAt, since),
+          ),
+        );
+      const used = Math.max(0, Number(row?.used ?? 0));
+      const first = row?.first ? new Date(row.first).getTime() : Date.now();
+      const days = Math.min(WINDOW, Math.max(1, Math.ceil((Date.now() - first) / DAY_MS)));
+      return { window_days: days, used, daily_average: used / days };
     },
 
     /** Refuses a paid call before it starts when nothing is left (402). */

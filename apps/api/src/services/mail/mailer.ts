@@ -8,6 +8,11 @@ export interface Mail {
 
 export interface Mailer {
   send(mail: Mail): Promise<void>;
+  /**
+   * True when mails leave the server (SMTP). Otherwise they are written to the server log, and the
+   * links they carry are given to the admin who asked (the only way to share them).
+   */
+  delivers?: boolean;
 }
 
 interface Logger {
@@ -18,6 +23,7 @@ interface Logger {
 export function createMailer(options: { smtpUrl: string | undefined; from: string; logger: Logger }): Mailer {
   if (!options.smtpUrl) {
     return {
+      delivers: false,
       send: async (mail) => {
         options.logger.info(
           { mail: { to: mail.to, subject: mail.subject, text: mail.text } },
@@ -28,6 +34,7 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
   }
   const transport = nodemailer.createTransport(options.smtpUrl);
   return {
+    delivers: true,
     send: async (mail) => {
       await transport.sendMail({ from: options.from, ...mail });
     },

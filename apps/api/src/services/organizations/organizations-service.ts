@@ -10,7 +10,29 @@ export interface NewOrganization {
   adminEmail: string;
   /** Generated when absent; the caller shows it once. */
   adminPassword?: string | undefined;
+  /** "First Last"; without it the name comes from the email (see adminNameOf). */
+  adminName?: string | undefined;
   monthlyCredits: number;
+}
+
+const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/**
+ * The first admin's first and last names: from ADMIN_NAME ("Jane Doe": the first word, then the rest),
+ * else from the email's local part ("jane.doe@…" gives Jane Doe, "admin@…" gives Admin). Both within the
+ * profile's limits, so the admin can save their profile as it is.
+ */
+export function adminNameOf(email: string, name?: string): { firstName: string; lastName: string } {
+  const given = name?.trim().split(/\s+/).filter(Boolean) ?? [];
+  const words =
+    given.length > 0
+      ? given
+      : (email.split('@')[0] ?? '')
+          .split(/[._+-]+/)
+          .filter((w) => /\p{L}/u.test(w))
+          .map(capitalized);
+  const [first = 'Admin', ...rest] = words;
+  return { firstName: first.slice(0, 100), lastName: rest.join(' ').slice(0, 100) };
 }
 
 /** A password that satisfies the policy: 24 random characters plus one of each required class. */
@@ -40,7 +62,7 @@ export async function createOrganization(db: Db, input: NewOrganization) {
       .values({
         organizationId: org.id,
         email: input.adminEmail.toLowerCase(),
-        firstName: 'Admin',
+        ...adminNameOf(input.adminEmail, input.adminName),
         userRoleId: 'admin',
         passwordHash,
       })

@@ -1,3 +1,4 @@
+import type { ModelAccess } from '@atelier/metering';
 import { models, providers, type Db } from '@atelier/db';
 import type { CreateModelBody, Model, ModelPricing, ModelType, ModelWithProvider } from '@atelier/schemas';
 import { and, asc, eq, inArray } from 'drizzle-orm';
@@ -51,6 +52,7 @@ export function createModelsService(deps: {
   db: Db;
   workspaces: WorkspacesService;
   providers: ProvidersService;
+  modelAccess: Pick<ModelAccess, 'forget'>;
 }) {
   const { db } = deps;
 
@@ -139,6 +141,7 @@ export function createModelsService(deps: {
           updatedAt: new Date(),
         })
         .where(and(eq(models.id, id), eq(models.organizationId, principal.organizationId)));
+      await deps.modelAccess.forget(id);
     },
 
     async remove(principal: Principal, id: string) {
@@ -147,6 +150,7 @@ export function createModelsService(deps: {
       await db
         .delete(models)
         .where(and(eq(models.id, id), eq(models.organizationId, principal.organizationId)));
+      await deps.modelAccess.forget(id);
     },
   };
 }

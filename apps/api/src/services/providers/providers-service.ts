@@ -164,6 +164,7 @@ export function createProvidersService(deps: ProvidersDeps) {
           updatedAt: new Date(),
         })
         .where(and(eq(providers.id, id), eq(providers.organizationId, principal.organizationId)));
+      await deps.modelAccess.forget(null);
     },
 
     async remove(principal: Principal, id: string) {
@@ -172,6 +173,7 @@ export function createProvidersService(deps: ProvidersDeps) {
       await db
         .delete(providers)
         .where(and(eq(providers.id, id), eq(providers.organizationId, principal.organizationId)));
+      await deps.modelAccess.forget(null);
     },
 
     /** Lists the provider's models, which proves the URL and the key; answers how long it took. */

@@ -23,6 +23,31 @@ export function parseFlowConfig(configuration: unknown): FlowConfig {
   return parsed.data;
 }
 
+/** Parsed and checked configurations of saved flows, by chatbot and version: a chat message re-reads its flow. */
+const runnable = new Map<string, FlowConfig>();
+const RUNNABLE_CACHE_SIZE = 500;
+
+/**
+ * A saved flow's configuration, parsed and checked to run (422 otherwise). Cached by the chatbot's id,
+ * configuration version and last change: saving the flow bumps the version, so a cached entry is never
+ * stale; only the check's outcome for a valid flow is kept.
+ */
+export function runnableConfig(bot: {
+  id: string;
+  configVersion: number;
+  updatedAt: Date;
+  configuration: unknown;
+}): FlowConfig {
+  const key = `${bot.id}:${bot.configVersion}:${bot.updatedAt.getTime()}`;
+  const hit = runnable.get(key);
+  if (hit) return hit;
+  const config = parseFlowConfig(bot.configuration);
+  assertRunnable(config);
+  if (runnable.size >= RUNNABLE_CACHE_SIZE) runnable.delete(runnable.keys().next().value!);
+  runnable.set(key, config);
+  return config;
+}
+
 /** Refuses a flow that cannot run (publish, run), with every problem per node. */
 export function assertRunnable(config: FlowConfig): void {
   refuse(validateFlow(config));

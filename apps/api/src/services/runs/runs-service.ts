@@ -1,27 +1,50 @@
 import { randomUUID } from 'node:crypto';
 import {
   chatbots,
-  type conversations,
+  conversations,
   messages,
   nodeExecutions,
   runs,
   userWorkspaceRoles,
   type Db,
 } from '@atelier/db';
-import { groupCommit, recordMessage, RUN_CANCELLED, type Runtime } from '@atelier/runtime';
-import type { FlowConfig, Run, RunDetail, RunStatus, StartRunBody } from '@atelier/schemas';
+import {
+  groupCommit,
+  messageCtes,
+  QUEUE_UNAVAILABLE,
+  recordMessage,
+  RUN_CANCELLED,
+  RuntimeError,
+  type Runtime,
+} from '@atelier/runtime';
+import type { FlowConfig, MessagePart, Run, RunDetail, RunStatus, StartRunBody } from '@atelier/schemas';
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
+import { reuseLastQuestion } from '../chat/conversations-service';
+import type { ChatCaller } from '../chat/simple-chat';
 import type { ChatbotRow } from '../chatbots/chatbot-view';
 import type { ChatbotsService } from '../chatbots/chatbots-service';
+import { liveChatbot } from '../chatbots/published';
+import { assertChattable } from '../chat/conversations-service';
 import { creditsLeftSql, insufficientCredits, type CreditsService } from '../credits/credits-service';
 import { AppError, forbidden, notFound } from '../errors';
 import { canBuild, type WorkspacesService } from '../workspaces/workspaces-service';
-import { assertRunnable, parseFlowConfig } from './flow-validation';
+import { assertRunnable, parseFlowConfig, runnableConfig } from './flow-validation';
 
 type RunRow = typeof runs.$inferSelect;
+type ConversationRow = typeof conversations.$inferSelect;
+type HistoryEntry = { role: 'user' | 'assistant'; content: string };
+const RUN_NOT_STORED =
+  'The run could not be started (the database did not answer in time). Please try again.';
 /** Messages of the conversation given to a chatflow as its history. */
 const HISTORY_LIMIT = 40;
+
+/** A conversation's last messages as a flow's `history` (oldest first, text parts only). */
+const toHistory = (rows: { role: 'user' | 'assistant'; content: { type: string; text?: string }[] }[]) =>
+  rows.map((m) => ({
+    role: m.role,
+    content: m.content.flatMap((p) => (p.type === 'text' ? [p.text ?? ''] : [])).join('\n'),
+  }));
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -76,9 +99,48 @@ export function createRunsService(deps: {
     return values.map((v) => byId.get(v.id)!);
   });
 
-  async function create(values: typeof runs.$inferInsert): Promise<RunRow> {
-    const row = await insertRuns({ ...values, id: randomUUID() });
-    await runtime.queue.enqueue(row.id);
+  /**
+   * Stores a run and queues it. When the queue is out of reach (Redis down) the caller gets its 503 and
+   * the run is ended at once with that reason (its conversation gets the error): it never runs later,
+   * unseen by a client that was told it failed.
+   */
+  async function create(values: typeof runs.$inferInsert, question?: MessagePart[]): Promise<RunRow> {
+    let row: RunRow;
+    try {
+      row = question
+        ? // A chat's question and its run are stored by one statement: a process dying between two
+          // writes would leave a question no run answers.
+          (
+            await db
+              .with(...messageCtes(db, values.conversationId!, 'user', question))
+              .insert(runs)
+              .values({ ...values, id: randomUUID() })
+              .returning()
+          )[0]!
+        : await insertRuns({ ...values, id: randomUUID() });
+    } catch (error) {
+      // A question stored earlier (asked again) whose run is not: it is answered with the reason (when
+      // the database takes it), so no question stays without an answer.
+      if (values.conversationId && !question) {
+        await recordMessage(
+          db,
+          values.conversationId,
+          'assistant',
+          [{ type: 'text', text: `Error: ${RUN_NOT_STORED}` }],
+          true,
+        ).catch(() => undefined);
+      }
+      throw error;
+    }
+    try {
+      await runtime.queue.enqueue(row.id);
+    } catch (error) {
+      const reason = error instanceof RuntimeError ? error.detail : QUEUE_UNAVAILABLE;
+      await runtime.lifecycle
+        .finish(row.id, { status: 'failed', error: reason }, ['queued'])
+        .catch(() => false);
+      throw error;
+    }
     return row;
   }
 
@@ -120,6 +182,36 @@ export function createRunsService(deps: {
     return row.bot;
   }
 
+  /**
+   * A member's message to a flow in their own conversation needs the conversation, its chatbot, the
+   * credits left and the conversation's last messages: one prepared round trip (then the access rule,
+   * `assertChattable`, which asks the database only for members who are not admins).
+   */
+  const ownChatContext = db
+    .select({
+      conversation: conversations,
+      bot: chatbots,
+      creditsLeft: creditsLeftSql(conversations.organizationId),
+      history: sql<{ role: 'user' | 'assistant'; content: { type: string; text?: string }[] }[]>`(
+        select coalesce(json_agg(json_build_object('role', h.role, 'content', h.content) order by h.created_at), '[]'::json)
+        from (select m.role, m.content, m.created_at from ${messages} m
+              where m.conversation_id = ${conversations.id}
+              order by m.created_at desc limit ${sql.raw(String(HISTORY_LIMIT))}) h)`,
+    })
+    .from(conversations)
+    .leftJoin(
+      chatbots,
+      and(
+        eq(chatbots.id, conversations.chatbotId),
+        eq(chatbots.organizationId, conversations.organizationId),
+      ),
+    )
+    .where(
+      and(eq(conversations.id, sql.placeholder('id')), eq(conversations.userId, sql.placeholder('userId'))),
+    )
+    .limit(1)
+    .prepare('run_own_chat_context');
+
   /** A run its starter may follow; builders of the workspace may follow any run of it. */
   async function visible(principal: Principal, id: string): Promise<RunRow> {
     const [row] = await db
@@ -134,6 +226,115 @@ export function createRunsService(deps: {
       throw notFound('run');
     });
     return row;
+  }
+
+  /** A run with its node executions. */
+  async function detail(row: RunRow): Promise<RunDetail> {
+    const executions = await db
+      .select()
+      .from(nodeExecutions)
+      .where(eq(nodeExecutions.runId, row.id))
+      .orderBy(asc(nodeExecutions.startedAt));
+    return {
+      ...toRun(row),
+      node_executions: executions.map((e) => ({
+        node_id: e.nodeId,
+        node_type: e.nodeType,
+        iteration_index: e.iterationIndex,
+        status: e.status,
+        error: e.error,
+        duration_seconds: e.durationSeconds,
+        parameters: e.parameters,
+        outputs: e.outputs,
+        started_at: e.startedAt.toISOString(),
+      })),
+    };
+  }
+
+  /**
+   * Cancels a run: a queued one ends at once; a running one is told to stop (whichever process runs
+   * it) and ends as cancelled. A finished run stays as it is.
+   */
+  async function cancelRun(row: RunRow): Promise<RunStatus> {
+    const [asked] = await db
+      .update(runs)
+      .set({ cancelRequestedAt: new Date() })
+      .where(and(eq(runs.id, row.id), inArray(runs.status, ['queued', 'running'])))
+      .returning({ status: runs.status });
+    if (!asked) return row.status;
+    // Queued: ended here (row, the conversation's error message, the terminal event), unless a
+    // runner took it meanwhile.
+    const ended = await runtime.lifecycle.finish(row.id, { status: 'cancelled', error: RUN_CANCELLED }, [
+      'queued',
+    ]);
+    if (ended) return 'cancelled';
+    // Running (or taken by a runner just now): tell the runner, wherever it is.
+    await runtime.cancels.cancel(row.id);
+    return 'running';
+  }
+
+  /**
+   * A chat message to a chatflow or workflow: the question is stored, the published flow runs. A
+   * member's message, or an end user's through the public API (`trigger` 'api'); `history` given in
+   * the inputs replaces the conversation's (an OpenAI client sends the whole conversation each time).
+   * `known`: the credits left and the history, when the caller read them already.
+   */
+  async function beginChat(
+    caller: Principal | ChatCaller,
+    conversation: ConversationRow,
+    bot: ChatbotRow,
+    inputData: Record<string, unknown>,
+    trigger: 'chat' | 'api',
+    regenerate: boolean,
+    known: { creditsLeft: number; history: HistoryEntry[] } | null,
+  ): Promise<RunRow> {
+    bot = liveChatbot(bot);
+    const type = flowType(bot);
+    const config = runnableConfig(bot);
+    if (known) {
+      if (!(known.creditsLeft > 0)) throw insufficientCredits();
+    } else {
+      await deps.credits.ensureAvailable(caller.organizationId);
+    }
+    const query = typeof inputData.query === 'string' ? inputData.query : '';
+    if (!query.trim() && Object.keys(inputData).length === 0) {
+      throw new AppError(422, 'message_required', 'Please enter a message or upload an image');
+    }
+    // Regenerate or Retry: the last question again replaces its answer and is not stored twice.
+    const question: MessagePart[] = [{ type: 'text', text: query }];
+    const reused = regenerate && (await reuseLastQuestion(db, conversation.id, question));
+    // The conversation so far is the input node's `history` (what LLM nodes take as past messages);
+    // read again after a reuse (its old answer is gone, and the question is the one asked now).
+    const history =
+      (!reused && known?.history) ||
+      toHistory(
+        (
+          await db
+            .select({ role: messages.role, content: messages.content })
+            .from(messages)
+            .where(eq(messages.conversationId, conversation.id))
+            .orderBy(desc(messages.createdAt))
+            .limit(HISTORY_LIMIT)
+        )
+          .slice(reused ? 1 : 0)
+          .reverse(),
+      );
+    return create(
+      {
+        organizationId: caller.organizationId,
+        workspaceId: bot.workspaceId,
+        chatbotId: bot.id,
+        chatbotType: type,
+        conversationId: conversation.id,
+        trigger,
+        configVersion: bot.configVersion,
+        configuration: config,
+        inputs: { history, ...inputData },
+        startedBy: caller.userId,
+        apiKeyName: 'apiKeyName' in caller ? caller.apiKeyName : null,
+      },
+      reused ? undefined : question,
+    );
   }
 
   return {
@@ -158,69 +359,48 @@ export function createRunsService(deps: {
       });
     },
 
-    /** A chat message to a chatflow or workflow: the question is stored, the published flow runs. */
+    /** A chat message to a chatflow or workflow (see beginChat). */
     async startChat(
-      principal: Principal,
-      conversation: typeof conversations.$inferSelect,
+      caller: Principal | ChatCaller,
+      conversation: ConversationRow,
       bot: ChatbotRow,
       inputData: Record<string, unknown>,
+      trigger: 'chat' | 'api' = 'chat',
+      regenerate = false,
     ): Promise<RunRow> {
-      const type = flowType(bot);
-      const config = parseFlowConfig(bot.configuration);
-      assertRunnable(config);
-      await deps.credits.ensureAvailable(principal.organizationId);
-      const query = typeof inputData.query === 'string' ? inputData.query : '';
-      if (!query.trim() && Object.keys(inputData).length === 0) {
-        throw new AppError(422, 'message_required', 'Please enter a message or upload an image');
+      return beginChat(caller, conversation, bot, inputData, trigger, regenerate, null);
+    },
+
+    /**
+     * A member's message to a chatflow or workflow (`type`) in their own conversation: the checks of
+     * `conversations.own`, `assertChattable` and the chatbot's type, then `startChat`, with what they
+     * read in one round trip.
+     */
+    async startOwnChat(
+      principal: Principal,
+      conversationId: string,
+      type: 'chatflow' | 'workflow',
+      inputData: Record<string, unknown>,
+      regenerate = false,
+    ): Promise<RunRow> {
+      const [row] = await ownChatContext.execute({ id: conversationId, userId: principal.userId });
+      if (!row) throw notFound('conversation');
+      const bot = await assertChattable(db, principal, row.bot, 'own');
+      if (bot.type !== type) {
+        throw new AppError(
+          422,
+          'wrong_chatbot_type',
+          `Unsupported assistant type for sending message: ${bot.type}`,
+        );
       }
-      // The conversation so far is the input node's `history` (what LLM nodes take as past messages).
-      const earlier = await db
-        .select({ role: messages.role, content: messages.content })
-        .from(messages)
-        .where(eq(messages.conversationId, conversation.id))
-        .orderBy(desc(messages.createdAt))
-        .limit(HISTORY_LIMIT);
-      const history = earlier.reverse().map((m) => ({
-        role: m.role,
-        content: m.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n'),
-      }));
-      await recordMessage(db, conversation.id, 'user', [{ type: 'text', text: query }]);
-      return create({
-        organizationId: principal.organizationId,
-        workspaceId: bot.workspaceId,
-        chatbotId: bot.id,
-        chatbotType: type,
-        conversationId: conversation.id,
-        trigger: 'chat',
-        configVersion: bot.configVersion,
-        configuration: config,
-        inputs: { history, ...inputData },
-        startedBy: principal.userId,
+      return beginChat(principal, row.conversation, bot, inputData, 'chat', regenerate, {
+        creditsLeft: Number(row.creditsLeft),
+        history: toHistory(row.history),
       });
     },
 
-    async get(principal: Principal, id: string): Promise<RunDetail> {
-      const row = await visible(principal, id);
-      const executions = await db
-        .select()
-        .from(nodeExecutions)
-        .where(eq(nodeExecutions.runId, id))
-        .orderBy(asc(nodeExecutions.startedAt));
-      return {
-        ...toRun(row),
-        node_executions: executions.map((e) => ({
-          node_id: e.nodeId,
-          node_type: e.nodeType,
-          iteration_index: e.iterationIndex,
-          status: e.status,
-          error: e.error,
-          duration_seconds: e.durationSeconds,
-          parameters: e.parameters,
-          outputs: e.outputs,
-          started_at: e.startedAt.toISOString(),
-        })),
-      };
-    },
+    get: async (principal: Principal, id: string): Promise<RunDetail> => detail(await visible(principal, id)),
+    detail,
 
     async list(
       principal: Principal,
@@ -239,28 +419,10 @@ export function createRunsService(deps: {
       return rows.map(toRun);
     },
 
-    /**
-     * Cancels a run: a queued one ends at once; a running one is told to stop (whichever process runs
-     * it) and ends as cancelled. A finished run stays as it is.
-     */
-    async cancel(principal: Principal, id: string): Promise<RunStatus> {
-      const row = await visible(principal, id);
-      const [asked] = await db
-        .update(runs)
-        .set({ cancelRequestedAt: new Date() })
-        .where(and(eq(runs.id, row.id), inArray(runs.status, ['queued', 'running'])))
-        .returning({ status: runs.status });
-      if (!asked) return row.status;
-      // Queued: ended here (row, the conversation's error message, the terminal event), unless a
-      // runner took it meanwhile.
-      const ended = await runtime.lifecycle.finish(row.id, { status: 'cancelled', error: RUN_CANCELLED }, [
-        'queued',
-      ]);
-      if (ended) return 'cancelled';
-      // Running (or taken by a runner just now): tell the runner, wherever it is.
-      await runtime.cancels.cancel(row.id);
-      return 'running';
-    },
+    /** Cancels a run its caller may see (see cancelRun). */
+    cancel: async (principal: Principal, id: string): Promise<RunStatus> =>
+      cancelRun(await visible(principal, id)),
+    cancelRun,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { UserRows } from '../auth/user-rows';
 import { applicationRoles, users, type Db } from '@atelier/db';
 import type { CreateUserBody, Role, UpdateProfileBody, UpdateUserBody, User } from '@atelier/schemas';
 import { and, asc, count, desc, eq, ne, sql } from 'drizzle-orm';
@@ -15,7 +16,12 @@ function isUniqueViolation(error: unknown): boolean {
   return e?.code === '23505' || e?.cause?.code === '23505';
 }
 
-export function createUsersService(deps: { db: Db; accounts: AccountService }) {
+export function createUsersService(deps: {
+  db: Db;
+  accounts: AccountService;
+  /** Told when a user's email or role changes or the user is deleted. */
+  userRows: Pick<UserRows, 'forget'>;
+}) {
   const { db } = deps;
 
   async function findInOrg(principal: Principal, id: string) {
@@ -112,8 +118,10 @@ export function createUsersService(deps: { db: Db; accounts: AccountService }) {
         throw error;
       }
       if (!row) throw new Error('insert returned nothing');
-      const invitationUrl = passwordHash ? null : await deps.accounts.invite(row);
-      return { user_id: row.id, invitation_url: invitationUrl };
+      const invitation = passwordHash
+        ? { invitation_url: null, invitation_mailed: false }
+        : await deps.accounts.invite(row);
+      return { user_id: row.id, ...invitation };
     },
 
     async resendInvitation(principal: Principal, id: string) {
@@ -121,7 +129,7 @@ export function createUsersService(deps: { db: Db; accounts: AccountService }) {
       if (row.passwordHash) {
         throw conflict('already_onboarded', 'This user has already completed onboarding.');
       }
-      return { invitation_url: await deps.accounts.invite(row) };
+      return deps.accounts.invite(row);
     },
 
     async update(principal: Principal, id: string, body: UpdateUserBody): Promise<void> {
@@ -149,6 +157,7 @@ export function createUsersService(deps: { db: Db; accounts: AccountService }) {
         if (isUniqueViolation(error)) throw emailTaken();
         throw error;
       }
+      await deps.userRows.forget(id);
     },
 
     async updateProfile(principal: Principal, body: UpdateProfileBody): Promise<void> {
@@ -171,6 +180,7 @@ export function createUsersService(deps: { db: Db; accounts: AccountService }) {
       const row = await findInOrg(principal, id);
       if (row.userRoleId === 'admin') await assertNotLastAdmin(principal, id);
       await db.delete(users).where(and(eq(users.id, id), eq(users.organizationId, principal.organizationId)));
+      await deps.userRows.forget(id);
     },
   };
 }

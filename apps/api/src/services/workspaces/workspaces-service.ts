@@ -1,3 +1,4 @@
+import type { ModelAccess } from '@atelier/metering';
 import { users, userWorkspaceRoles, workspaceRoles, workspaces, type Db } from '@atelier/db';
 import type { AppRoleId, Role, Workspace, WorkspaceRoleId } from '@atelier/schemas';
 import { and, asc, desc, eq } from 'drizzle-orm';
@@ -26,7 +27,11 @@ export function canBuild(appRole: AppRoleId, workspaceRole: WorkspaceRoleId | st
  * Workspaces belong to an organization. Organization admins see and manage all of them; everyone
  * else sees the workspaces they are a member of, and their workspace role decides what they may do.
  */
-export function createWorkspacesService(deps: { db: Db }) {
+export function createWorkspacesService(deps: {
+  db: Db;
+  /** Told when a workspace (and its models) is deleted. */
+  modelAccess: Pick<ModelAccess, 'forget'>;
+}) {
   const { db } = deps;
 
   /** The workspace and the caller's role in it; 404 when it is not visible to the caller. */
@@ -74,6 +79,18 @@ export function createWorkspacesService(deps: { db: Db }) {
     const allowed = principal.role === 'admin' || (principal.role === 'creator' && row.role === 'admin');
     if (!allowed) throw forbidden('Only an administrator of this workspace can manage its members.');
     return row;
+  }
+
+  /**
+   * A workspace admin who is not an organization admin keeps their own admin role: giving it up (or
+   * leaving) would lock them out of the members they manage. Organization admins manage every workspace.
+   */
+  function assertKeepsOwnAdmin(principal: Principal, userId: string, nextRole: WorkspaceRoleId | null) {
+    if (userId !== principal.userId || principal.role === 'admin' || nextRole === 'admin') return;
+    throw conflict(
+      'own_admin_access',
+      'You cannot remove your own administrator access to this workspace; ask another administrator to do it.',
+    );
   }
 
   async function assertUserInOrg(principal: Principal, userId: string) {
@@ -144,6 +161,7 @@ export function createWorkspacesService(deps: { db: Db }) {
       await db
         .delete(workspaces)
         .where(and(eq(workspaces.id, id), eq(workspaces.organizationId, principal.organizationId)));
+      await deps.modelAccess.forget(null);
     },
 
     async members(principal: Principal, id: string) {
@@ -174,6 +192,7 @@ export function createWorkspacesService(deps: { db: Db }) {
 
     async changeMemberRole(principal: Principal, workspaceId: string, userId: string, role: WorkspaceRoleId) {
       await assertCanManageMembers(principal, workspaceId);
+      assertKeepsOwnAdmin(principal, userId, role);
       const updated = await db
         .update(userWorkspaceRoles)
         .set({ workspaceRoleId: role })
@@ -184,6 +203,7 @@ export function createWorkspacesService(deps: { db: Db }) {
 
     async removeMember(principal: Principal, workspaceId: string, userId: string) {
       await assertCanManageMembers(principal, workspaceId);
+      assertKeepsOwnAdmin(principal, userId, null);
       const removed = await db
         .delete(userWorkspaceRoles)
         .where(and(eq(userWorkspaceRoles.workspaceId, workspaceId), eq(userWorkspaceRoles.userId, userId)))

@@ -11,14 +11,16 @@ export default function AdminLayout() {
   return (
     <div className="min-h-screen">
       <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur">
-        <div className="flex h-14 items-center gap-3 px-4">
+        <div className="flex h-14 items-center gap-2 px-3 sm:gap-3 sm:px-4">
           <Logo />
-          <span className="text-sm font-semibold text-muted-foreground">{t('admin.title')}</span>
+          <span className="hidden text-sm font-semibold text-muted-foreground sm:inline">
+            {t('admin.title')}
+          </span>
           <Link
             to="/studio"
-            className="ml-2 inline-flex items-center gap-1 text-sm text-primary hover:underline"
+            className="inline-flex min-w-0 items-center gap-1 text-sm text-primary hover:underline sm:ml-2"
           >
-            <ArrowLeft className="size-4" /> {t('admin.backToApp')}
+            <ArrowLeft className="size-4 shrink-0" /> <span className="truncate">{t('admin.backToApp')}</span>
           </Link>
           <div className="ml-auto flex items-center gap-1">
             <ThemeSwitch />

@@ -1,4 +1,4 @@
-import type { AppRoleId, Language, Role, User } from '@atelier/schemas';
+import type { AppRoleId, InvitationAnswer, Language, Role, User } from '@atelier/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 
@@ -24,8 +24,7 @@ export interface UserForm {
 }
 
 export const createUser = (form: UserForm) =>
-  api.post<{ user_id: string; invitation_url: string | null }>('/users', form);
+  api.post<InvitationAnswer & { user_id: string }>('/users', form);
 export const updateUser = (id: string, form: UserForm) => api.put(`/users/${id}`, form);
 export const deleteUser = (id: string) => api.del(`/users/${id}`);
-export const resendInvitation = (id: string) =>
-  api.post<{ invitation_url: string }>(`/users/${id}/invitation`);
+export const resendInvitation = (id: string) => api.post<InvitationAnswer>(`/users/${id}/invitation`);

@@ -1,20 +1,14 @@
 import type { AppRoleId, Language, User } from '@atelier/schemas';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { FormDialogFooter } from '@/components/ui/form-dialog-footer';
 import { Field } from '@/components/ui/field';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { errorText } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
+import { invitationText } from './invitation';
 import { createUser, updateUser, useUserRoles, type UserForm } from './queries';
 
 const empty: UserForm = {
@@ -73,7 +67,7 @@ export function UserFormDialog({
         onSaved(null);
       } else {
         const created = await createUser(form);
-        toast.success(t('admin.users.created'), t('admin.users.invitationSent', { email: form.email }));
+        toast.success(t('admin.users.created'), invitationText(t, created, form.email));
         onSaved(created.invitation_url);
       }
       onClose();
@@ -153,14 +147,7 @@ export function UserFormDialog({
               </Select>
             </div>
           </div>
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" disabled={busy}>
-              {t(user ? 'common.update' : 'common.create')}
-            </Button>
-          </DialogFooter>
+          <FormDialogFooter action={user ? 'update' : 'create'} disabled={busy} onCancel={onClose} />
         </form>
       </DialogContent>
     </Dialog>

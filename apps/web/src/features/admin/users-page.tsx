@@ -18,6 +18,7 @@ import { errorText } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import { useAppStore } from '@/stores/app-store';
 import { toast } from '@/stores/toasts';
+import { invitationText } from './invitation';
 import { deleteUser, resendInvitation, usersKey, useUsers } from './queries';
 import { UserFormDialog } from './user-form-dialog';
 
@@ -44,15 +45,18 @@ export default function UsersPage() {
 
   async function reinvite(user: User) {
     try {
-      setInvitation((await resendInvitation(user.id)).invitation_url);
-      toast.success(t('admin.users.invitationSent', { email: user.email }));
+      const answer = await resendInvitation(user.id);
+      setInvitation(answer.invitation_url);
+      toast.success(
+        invitationText(t, answer, user.email) ?? t('admin.users.invitationSent', { email: user.email }),
+      );
     } catch (error) {
       toast.error(t('errors.generic'), errorText(error, t('errors.unknown')));
     }
   }
 
   return (
-    <div className="grid gap-4">
+    <div className="grid min-w-0 grid-cols-1 gap-4">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">{t('admin.users.title')}</h1>
@@ -68,7 +72,9 @@ export default function UsersPage() {
           data-testid="invitation-link"
         >
           <Mail className="size-4 text-primary" />
-          <span className="font-medium">{t('admin.users.invitationLink')}</span>
+          <span className="font-medium" title={t('invitation.linkHint')}>
+            {t('admin.users.invitationLink')}
+          </span>
           <code className="min-w-0 flex-1 truncate text-xs">{invitation}</code>
           <Button
             size="sm"
@@ -91,7 +97,7 @@ export default function UsersPage() {
             {t('errors.loadError')}
           </p>
         ) : (
-          <Table>
+          <Table stack>
             <TableHeader>
               <TableRow>
                 <TableHead>{t('admin.users.name')}</TableHead>
@@ -105,20 +111,23 @@ export default function UsersPage() {
             <TableBody>
               {users.data.map((user) => (
                 <TableRow key={user.id}>
-                  <TableCell className="font-medium">
+                  <TableCell className="font-medium" label={t('admin.users.name')}>
                     {`${user.firstName} ${user.lastName}`.trim() || '—'}
                   </TableCell>
-                  <TableCell>{user.email}</TableCell>
-                  <TableCell>{t(`roles.app.${user.user_role_id}`)}</TableCell>
-                  <TableCell>
+                  <TableCell label={t('common.email')}>{user.email}</TableCell>
+                  <TableCell label={t('common.role')}>{t(`roles.app.${user.user_role_id}`)}</TableCell>
+                  <TableCell label={t('admin.users.status')}>
                     <Badge variant={user.status === 'active' ? 'secondary' : 'outline'}>
                       {t(`admin.users.statuses.${user.status}`)}
                     </Badge>
                   </TableCell>
-                  <TableCell className="whitespace-nowrap text-muted-foreground">
+                  <TableCell
+                    className="whitespace-nowrap text-muted-foreground"
+                    label={t('admin.users.created_at')}
+                  >
                     {formatDate(user.created_at, i18n.language)}
                   </TableCell>
-                  <TableCell className="text-right whitespace-nowrap">
+                  <TableCell className="text-right whitespace-nowrap" actions>
                     {user.status === 'invited' ? (
                       <Button
                         variant="ghost"

@@ -9,7 +9,7 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Field } from '@/components/ui/field';
 import { Label } from '@/components/ui/label';
 import { api } from '@/lib/api';
-import { ApiError } from '@/lib/api-client';
+import { ApiError, errorText } from '@/lib/api-client';
 import { cn } from '@/lib/utils';
 import { AuthShell } from './auth-shell';
 import { PasswordFields, passwordOk } from './password-fields';
@@ -37,7 +37,7 @@ function InvalidLink({ reason }: { reason: string | undefined }) {
         <div className="flex size-10 items-center justify-center rounded-full bg-destructive/10 text-destructive">
           <LinkIcon className="size-5" />
         </div>
-        {reason ? <p className="font-medium">{t(`auth.onboarding.invalid.${reason}`)}</p> : null}
+        <p className="font-medium">{t(`auth.onboarding.invalid.${reason ?? 'missing'}`)}</p>
         <p className="text-muted-foreground">{t('auth.onboarding.invalid.message')}</p>
       </div>
     </AuthShell>
@@ -72,6 +72,8 @@ export default function OnboardingPage() {
     const err = invitation.error;
     if (err instanceof ApiError && INVALID_REASONS[err.code])
       return <InvalidLink reason={INVALID_REASONS[err.code]} />;
+    // A token the API cannot even read (not the shape of a token): invalid or missing.
+    if (err instanceof ApiError && err.status === 422) return <InvalidLink reason={undefined} />;
     return (
       <AuthShell title={t('auth.onboarding.title')}>
         <p role="alert" className="text-sm text-destructive">
@@ -120,7 +122,9 @@ export default function OnboardingPage() {
       await navigate({ to: '/' });
     } catch (err) {
       setError(
-        err instanceof ApiError && err.status !== 0 ? err.detail : t('auth.onboarding.completeFailed'),
+        err instanceof ApiError && err.status !== 0
+          ? errorText(err, t('auth.onboarding.completeFailed'))
+          : t('auth.onboarding.completeFailed'),
       );
     } finally {
       setBusy(false);

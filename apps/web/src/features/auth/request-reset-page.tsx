@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { api } from '@/lib/api';
-import { ApiError } from '@/lib/api-client';
+import { ApiError, errorText } from '@/lib/api-client';
 import { AuthShell } from './auth-shell';
 
 export default function RequestResetPage() {
@@ -26,7 +26,11 @@ export default function RequestResetPage() {
       setSent(true);
     } catch (err) {
       // Anything other than 200 fails: the server's message, or the catalogue's default.
-      setError(err instanceof ApiError && err.status !== 0 ? err.detail : t('auth.requestReset.failed'));
+      setError(
+        err instanceof ApiError && err.status !== 0
+          ? errorText(err, t('auth.requestReset.failed'))
+          : t('auth.requestReset.failed'),
+      );
     } finally {
       setBusy(false);
     }

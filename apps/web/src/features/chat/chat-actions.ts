@@ -1,5 +1,5 @@
 import type { Chatbot, Conversation, MessagePart } from '@atelier/schemas';
-import { chatbotTypes, type ChatbotType } from '@atelier/schemas/constants';
+import { chatbotTypes, type ChatbotType, type MessageFeedback } from '@atelier/schemas/constants';
 import { api, apiUrl, tokens } from '@/lib/api';
 import { useAppStore } from '@/stores/app-store';
 import { useChatStore } from './chat-store';
@@ -9,12 +9,14 @@ import type { AttachedImage } from './image-upload';
 import { buildInputData, validateInputs } from './input-data';
 import { fromHistory, messageText, titleFrom, toApiMessages } from './messages';
 import {
+  cancelRun,
   deleteConversation,
   fetchConversations,
   fetchHistory,
   messagePath,
   postConversation,
   putConversation,
+  putFeedback,
 } from './queries';
 import { createStreamClient } from './stream-client';
 import { flowStep, simpleStep, type StreamSink } from './stream-events';
@@ -24,12 +26,19 @@ export const chatStream = createStreamClient({ baseUrl: apiUrl, tokens, refresh:
 const store = () => useChatStore.getState();
 const authenticated = () => useAppStore.getState().user !== null && tokens.access() !== null;
 
-/** The answer being streamed, if any. */
+/** The answer being streamed, if any, and the run that makes it (chatflows and workflows). */
 let controller: AbortController | null = null;
+let runningId: string | null = null;
 
-/** Stop: the answer so far stays, the stream ends quietly. */
+/**
+ * Stop: the stream ends quietly and the answer so far stays. A simple chat's server stops the model
+ * call when the client leaves and keeps the partial answer; a flow's run goes on without its client,
+ * so it is cancelled.
+ */
 export function stopStreaming() {
   controller?.abort();
+  if (runningId) void cancelRun(runningId).catch(() => undefined);
+  runningId = null;
 }
 
 export async function loadConversations(): Promise<void> {
@@ -118,8 +127,12 @@ async function runStream(conversationId: string, type: ChatbotType, body: unknow
   controller = ctl;
   const live = () => !ctl.signal.aborted && store().activeId === conversationId;
   const sink: StreamSink = {
+    runStarted: (id) => {
+      if (!ctl.signal.aborted) runningId = id;
+    },
     started: (id) => live() && store().messageStarted(id),
     text: (text) => live() && store().textReceived(text),
+    sources: (sources) => live() && store().sourcesReceived(sources),
     output: (text) => live() && store().outputReceived(text),
     progress: (node) => live() && store().progressChanged(node),
   };
@@ -133,15 +146,49 @@ async function runStream(conversationId: string, type: ChatbotType, body: unknow
     if (info && live()) store().sendFailed(info);
     if (info?.key === 'chatPage.errors.sendFailed') console.error(error);
   } finally {
-    if (controller === ctl) controller = null;
+    if (controller === ctl) {
+      controller = null;
+      runningId = null;
+    }
   }
   // Switched away meanwhile: that view was already cleared.
   if (store().activeId === conversationId) {
     store().sendFinished(conversationId, { stopped: ctl.signal.aborted });
+    // A flow's answer is stored as its run ends: its id (to rate it) comes with the history.
+    if (type !== 'simple' && !ctl.signal.aborted) await adoptIds(conversationId);
   }
 }
 
-async function sendParts(parts: MessagePart[], assistants: readonly Chatbot[]): Promise<ChatError | null> {
+async function adoptIds(conversationId: string) {
+  try {
+    const history = fromHistory(await fetchHistory(conversationId));
+    if (store().activeId === conversationId && !store().loading) store().adoptStoredIds(history);
+  } catch {
+    // The answer shows as it is; rating it waits for the next load of the conversation.
+  }
+}
+
+/** Thumbs up or down on a stored answer (again on the same one takes it back). */
+export async function rateAnswer(messageId: string, rating: MessageFeedback): Promise<ChatError | null> {
+  const conversationId = store().activeId;
+  const before = store().messages.find((m) => m.id === messageId)?.feedback ?? null;
+  if (!conversationId) return null;
+  const next = before === rating ? null : rating;
+  store().feedbackChanged(messageId, next);
+  try {
+    await putFeedback(conversationId, messageId, next);
+    return null;
+  } catch {
+    store().feedbackChanged(messageId, before);
+    return { key: 'chatExtras.errors.feedback' };
+  }
+}
+
+async function sendParts(
+  parts: MessagePart[],
+  assistants: readonly Chatbot[],
+  replaceLast = false,
+): Promise<ChatError | null> {
   const state = store();
   if (state.loading) return null;
   const active = activeConversation(state);
@@ -164,11 +211,15 @@ async function sendParts(parts: MessagePart[], assistants: readonly Chatbot[]): 
   }
   const conversation = active ?? (await createConversation(assistant!, titleFrom(query)));
   if (!conversation) return null;
-  store().beginSend(parts);
+  if (replaceLast) {
+    if (!active || !store().beginRegenerate()) return null;
+  } else store().beginSend(parts);
+  // Regenerate and Retry say so: the server then replaces the last answer and keeps the question once.
+  const again = replaceLast ? { regenerate: true } : {};
   const body =
     type === 'simple'
-      ? { messages: toApiMessages(store().messages) }
-      : { input_data: { ...inputData, query } };
+      ? { messages: toApiMessages(store().messages), ...again }
+      : { input_data: { ...inputData, query }, ...again };
   void runStream(conversation.id, type, body);
   return null;
 }
@@ -190,8 +241,16 @@ export function send(text: string, images: readonly AttachedImage[], assistants:
   return sendParts(parts, assistants);
 }
 
-/** After a timeout: the last question again. */
-export async function retry(assistants: readonly Chatbot[]) {
-  const parts = store().takeLastUserMessage();
-  if (parts) await sendParts(parts, assistants);
+/**
+ * Regenerate the last answer, or Retry after a failure or a timeout: the last question again, its
+ * answer replaced (here and on the server, which never stores the question twice).
+ */
+export async function regenerate(assistants: readonly Chatbot[]) {
+  const state = store();
+  const question = state.messages.findLast((m) => m.role === 'user');
+  if (!question || state.loading) return;
+  await sendParts(question.parts, assistants, true);
 }
+
+/** After a timeout or a failed answer: the last question again. */
+export const retry = regenerate;

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { cn } from '@/lib/utils';
 import { AdditionalInputs } from './additional-inputs';
-import { loadConversations, retry, stopStreaming } from './chat-actions';
+import { loadConversations, regenerate, retry, stopStreaming } from './chat-actions';
 import { useChatStore } from './chat-store';
 import { activeConversation } from './selectors';
 import { Composer } from './composer';
@@ -132,7 +132,11 @@ export default function ChatPage() {
               <AdditionalInputs />
             </div>
             {messages.length > 0 ? (
-              <MessageList messages={messages} />
+              <MessageList
+                messages={messages}
+                busy={loading}
+                onRegenerate={() => void regenerate(assistantList)}
+              />
             ) : (
               <EmptyState
                 variant="page"

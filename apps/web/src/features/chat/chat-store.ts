@@ -1,4 +1,5 @@
-import type { Conversation, MessagePart } from '@atelier/schemas';
+import type { AnswerSource, Conversation, MessagePart } from '@atelier/schemas';
+import type { MessageFeedback } from '@atelier/schemas/constants';
 import { create } from 'zustand';
 import type { ChatError } from './errors';
 import type { InputErrors } from './input-data';
@@ -32,10 +33,19 @@ export interface ChatState extends ChatData {
   conversationRemoved(id: string): string | null;
   historyLoaded(conversationId: string, messages: ChatMessage[]): void;
   beginSend(parts: MessagePart[]): void;
-  /** Retry: drops the last user message and what follows; returns its parts to send again. */
-  takeLastUserMessage(): MessagePart[] | null;
+  /**
+   * Regenerate or Retry: the last question is asked again, its answer (done, failed or missing) is
+   * replaced by a new placeholder. Returns the question's parts, or null when there is none.
+   */
+  beginRegenerate(): MessagePart[] | null;
+  /** The ids the server gave the last question and answer (and their ratings), once stored. */
+  adoptStoredIds(history: readonly ChatMessage[]): void;
+  /** A rating changed (optimistically, or back after a failure). */
+  feedbackChanged(messageId: string, feedback: MessageFeedback | null): void;
   messageStarted(messageId: string): void;
   textReceived(text: string): void;
+  /** The passages the answer draws on, shown under it. */
+  sourcesReceived(sources: AnswerSource[]): void;
   outputReceived(text: string | null): void;
   progressChanged(node: string | null): void;
   sendFailed(error: ChatError): void;
@@ -67,6 +77,8 @@ let localIds = 0;
 const localId = (prefix: string) => `${prefix}-${++localIds}`;
 
 /** Applies `change` to the last assistant message. */
+const sourceParts = (m: ChatMessage): MessagePart[] => m.parts.filter((p) => p.type === 'sources');
+
 function updateLastAssistant(messages: ChatMessage[], change: (m: ChatMessage) => ChatMessage | null) {
   const index = messages.findLastIndex((m) => m.role === 'assistant');
   if (index === -1) return messages;
@@ -138,13 +150,35 @@ export const useChatStore = create<ChatState>()((set, get) => {
         error: null,
         timeout: null,
       }),
-    takeLastUserMessage: () => {
+    beginRegenerate: () => {
       const messages = get().messages;
       const index = messages.findLastIndex((m) => m.role === 'user');
       if (index === -1 || get().loading) return null;
-      set({ messages: messages.slice(0, index), timeout: null, error: null });
-      return messages[index]!.parts;
+      const question = messages[index]!;
+      set({
+        messages: [
+          ...messages.slice(0, index),
+          { ...question, state: 'sending' },
+          { id: localId('assistant'), role: 'assistant', parts: [], state: 'thinking' },
+        ],
+        loading: true,
+        error: null,
+        timeout: null,
+      });
+      return question.parts;
     },
+    adoptStoredIds: (history) => {
+      const messages = [...get().messages];
+      for (const role of ['user', 'assistant'] as const) {
+        const local = messages.findLastIndex((m) => m.role === role);
+        const stored = history.findLast((m) => m.role === role);
+        if (local === -1 || !stored) continue;
+        messages[local] = { ...messages[local]!, id: stored.id, feedback: stored.feedback ?? null };
+      }
+      set({ messages });
+    },
+    feedbackChanged: (messageId, feedback) =>
+      set({ messages: get().messages.map((m) => (m.id === messageId ? { ...m, feedback } : m)) }),
     messageStarted: (messageId) =>
       set({
         messages: updateLastAssistant(settleUser(get().messages), (m) => ({ ...m, id: messageId || m.id })),
@@ -154,9 +188,16 @@ export const useChatStore = create<ChatState>()((set, get) => {
         timeout: null,
         messages: updateLastAssistant(settleUser(get().messages), (m) => ({
           ...m,
-          parts: [{ type: 'text', text: messageText(m) + text }],
+          parts: [{ type: 'text', text: messageText(m) + text }, ...sourceParts(m)],
           state: 'streaming',
           progress: null,
+        })),
+      }),
+    sourcesReceived: (sources) =>
+      set({
+        messages: updateLastAssistant(get().messages, (m) => ({
+          ...m,
+          parts: [...m.parts.filter((p) => p.type !== 'sources'), { type: 'sources', sources }],
         })),
       }),
     outputReceived: (text) =>
@@ -195,7 +236,7 @@ export const useChatStore = create<ChatState>()((set, get) => {
       const moved = conversation && {
         ...conversation,
         updated_at: now.toISOString(),
-        last_message_preview: last ? messageText(last).slice(0, 120) : conversation.last_message_preview,
+        last_message_preview: last ? messageText(last) : conversation.last_message_preview,
       };
       set({
         loading: false,

@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { send, stopStreaming } from './chat-actions';
 import { useChatStore } from './chat-store';
 import { chatErrorText, type ChatError } from './errors';
-import { attach, checkImages, MAX_IMAGES, type AttachedImage } from './image-upload';
+import { attachReadable, checkImages, MAX_IMAGES, type AttachedImage } from './image-upload';
 import { acceptFor } from './input-fields';
 
 /** The message box: Enter sends, Shift+Enter adds a line; images attach with previews; Stop aborts. */
@@ -47,8 +47,9 @@ export function Composer({
     const { accepted, errors: refused } = checkImages(Array.from(files ?? []), images.length, MAX_IMAGES);
     setErrors(refused);
     if (fileInput.current) fileInput.current.value = '';
-    const added = await attach(accepted);
-    setImages((current) => [...current, ...added].slice(0, MAX_IMAGES));
+    const { attached, errors: unreadable } = await attachReadable(accepted);
+    if (unreadable.length > 0) setErrors([...refused, ...unreadable]);
+    setImages((current) => [...current, ...attached].slice(0, MAX_IMAGES));
   }
 
   return (

@@ -18,10 +18,12 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { Input } from '@/components/ui/input';
+import { formatWhen } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { toast } from '@/stores/toasts';
 import { openConversation, removeConversation, renameConversation } from './chat-actions';
 import { chatErrorText } from './errors';
+import { previewOf } from './messages';
 
 /** One conversation of the history: opens on click; renames inline; deletes after confirmation. */
 export function ConversationItem({
@@ -35,7 +37,7 @@ export function ConversationItem({
   assistantName: string | undefined;
   onOpened(): void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(conversation.title);
   const [saving, setSaving] = useState(false);
@@ -115,9 +117,19 @@ export function ConversationItem({
         aria-current={active ? 'true' : undefined}
         className="min-w-0 flex-1 px-2 py-1.5 text-left"
       >
-        <span className="block truncate text-sm font-medium">{shownTitle}</span>
-        <span className="block truncate text-xs text-muted-foreground">
-          {conversation.last_message_preview || assistantName}
+        <span className="flex items-baseline gap-2">
+          <span className="min-w-0 flex-1 truncate text-sm font-medium">{shownTitle}</span>
+          <time
+            dateTime={conversation.updated_at}
+            title={new Date(conversation.updated_at).toLocaleString(i18n.language)}
+            className="shrink-0 text-[11px] text-muted-foreground"
+            data-testid="conversation-time"
+          >
+            {formatWhen(conversation.updated_at, i18n.language, t('chatExtras.justNow'))}
+          </time>
+        </span>
+        <span className="block truncate text-xs text-muted-foreground" data-testid="conversation-preview">
+          {previewOf(conversation.last_message_preview) || assistantName}
         </span>
       </button>
       <DropdownMenu>

@@ -1,4 +1,6 @@
+import type { ValidationProblem } from '@atelier/schemas';
 import type { TFunction } from 'i18next';
+import { problemText } from '@/lib/error-text';
 
 /**
  * An error to show: a translation key (with its values), or the server's own sentence (`detail`)
@@ -38,7 +40,11 @@ export const PROCESSING_TIMEOUT: ChatError = {
 /** A non-2xx answer to the streaming POST: its `detail` when it has one, else status and text. */
 export function responseError(status: number, statusText: string, body: unknown): ChatError {
   if (status === 504) return TIMEOUT_ERROR;
-  const detail = (body as { detail?: unknown } | null)?.detail;
+  // A refused request named field by field is said in the reader's language.
+  const problems = (body as { errors?: unknown } | null)?.errors;
+  const detail = Array.isArray(problems)
+    ? problems.map((p) => problemText(p as ValidationProblem)).join(' ')
+    : (body as { detail?: unknown } | null)?.detail;
   return {
     key: 'chatPage.errors.sseFailed',
     params: { status, text: statusText },

@@ -46,3 +46,17 @@ export async function attach(files: readonly File[]): Promise<AttachedImage[]> {
     files.map(async (file) => ({ id: `img-${++counter}`, name: file.name, url: await readAsDataUrl(file) })),
   );
 }
+
+/** A file the browser could not read (removed, unreadable): the spec's 'Failed to process image'. */
+export const PROCESS_IMAGE_ERROR: ChatError = { key: 'chatPage.errors.processImage' };
+
+/** Reads each file on its own: the readable ones are attached, each unreadable one gives an error. */
+export async function attachReadable(
+  files: readonly File[],
+): Promise<{ attached: AttachedImage[]; errors: ChatError[] }> {
+  const results = await Promise.allSettled(files.map((file) => attach([file])));
+  return {
+    attached: results.flatMap((r) => (r.status === 'fulfilled' ? r.value : [])),
+    errors: results.flatMap((r) => (r.status === 'rejected' ? [PROCESS_IMAGE_ERROR] : [])),
+  };
+}

@@ -1,5 +1,6 @@
 import { Fragment, memo, type ReactNode } from 'react';
 import { cn } from '@/lib/utils';
+import { CodeBlock } from './code-block';
 import { parseBlocks, parseInline, type Block, type Inline } from './markdown-parse';
 
 function renderInline(nodes: Inline[]): ReactNode[] {
@@ -49,13 +50,7 @@ function renderBlock(block: Block, i: number, trailing?: ReactNode): ReactNode {
         </p>
       );
     case 'code':
-      return (
-        <pre key={i} className="overflow-x-auto rounded-md bg-muted p-3 text-xs leading-relaxed">
-          <code className="font-mono" data-lang={block.lang || undefined}>
-            {block.text}
-          </code>
-        </pre>
-      );
+      return <CodeBlock key={i} code={block.text} lang={block.lang} />;
     case 'heading':
       return (
         <p

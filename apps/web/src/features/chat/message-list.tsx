@@ -1,10 +1,16 @@
-import { Clock } from 'lucide-react';
-import { memo, useEffect, useRef } from 'react';
+import type { MessageFeedback } from '@atelier/schemas/constants';
+import { ArrowDown, Clock, RefreshCw, RotateCcw, ThumbsDown, ThumbsUp } from 'lucide-react';
+import { memo, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
+import { toast } from '@/stores/toasts';
+import { rateAnswer } from './chat-actions';
+import { CopyButton } from './copy-button';
 import { chatErrorText } from './errors';
 import { Markdown } from './markdown';
-import { messageImages, messageText, type ChatMessage } from './messages';
+import { AnswerSources } from './answer-sources';
+import { messageImages, messageSources, messageText, type ChatMessage } from './messages';
 
 /** Images are shown only from data:image URLs and web addresses. */
 const safeImage = (url: string) => /^(data:image\/|https?:\/\/)/i.test(url);
@@ -34,17 +40,31 @@ const Caret = () => (
   />
 );
 
-const Bubble = memo(function Bubble({ message }: { message: ChatMessage }) {
+/** Ids the server gave (uuids): only stored answers can be rated. */
+const STORED_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const Bubble = memo(function Bubble({
+  message,
+  last,
+  busy,
+  onRegenerate,
+}: {
+  message: ChatMessage;
+  /** The conversation's last answer: it can be regenerated (or retried when it failed). */
+  last: boolean;
+  busy: boolean;
+  onRegenerate(): void;
+}) {
   const { t } = useTranslation();
   const user = message.role === 'user';
   const text = messageText(message);
   const images = messageImages(message).filter(safeImage);
-  const failed = message.state === 'error' || message.state === 'timedOut' || message.isError;
+  const failed = message.state === 'error' || message.state === 'timedOut' || message.isError === true;
   return (
     <li
       data-testid={user ? 'user-message' : 'assistant-message'}
       data-state={message.state}
-      className={cn('flex', user ? 'justify-end' : 'justify-start')}
+      className={cn('group/message flex flex-col gap-1', user ? 'items-end' : 'items-start')}
     >
       <div
         className={cn(
@@ -89,6 +109,7 @@ const Bubble = memo(function Bubble({ message }: { message: ChatMessage }) {
             />
           )
         )}
+        {!user && message.state !== 'thinking' && <AnswerSources sources={messageSources(message)} />}
         {message.error && (
           <p role="alert" className="flex items-center gap-1.5 text-sm text-destructive">
             {message.state === 'timedOut' && <Clock className="size-4 shrink-0" />}
@@ -101,28 +122,200 @@ const Bubble = memo(function Bubble({ message }: { message: ChatMessage }) {
         {message.state === 'timedOut' && (
           <span className="text-xs text-muted-foreground">{t('chatPage.messages.timedOut')}</span>
         )}
+        {!user && failed && last && !busy && (
+          <div>
+            <Button size="sm" variant="outline" onClick={onRegenerate} data-testid="retry-answer">
+              <RotateCcw /> {t('chatExtras.retry')}
+            </Button>
+          </div>
+        )}
       </div>
+      <MessageActions
+        message={message}
+        text={text}
+        last={last}
+        busy={busy}
+        failed={failed}
+        onRegenerate={onRegenerate}
+      />
     </li>
   );
 });
 
-/** The conversation, oldest first, kept scrolled to the newest while it grows. */
-export function MessageList({ messages }: { messages: ChatMessage[] }) {
+/** Copy, and for a finished answer: thumbs up or down (once stored) and Regenerate (the last one). */
+function MessageActions({
+  message,
+  text,
+  last,
+  busy,
+  failed,
+  onRegenerate,
+}: {
+  message: ChatMessage;
+  text: string;
+  last: boolean;
+  busy: boolean;
+  failed: boolean;
+  onRegenerate(): void;
+}) {
   const { t } = useTranslation();
+  const user = message.role === 'user';
+  const settled = user ? message.state === 'sent' : message.state === 'done' || failed;
+  if (!settled) return null;
+  const rateable = !user && !failed && STORED_ID.test(message.id);
+  const rate = async (rating: MessageFeedback) => {
+    const error = await rateAnswer(message.id, rating);
+    if (error) toast.error(chatErrorText(t, error));
+  };
+  return (
+    <div
+      className={cn(
+        'flex items-center gap-0.5 transition-opacity',
+        // Always there on touch screens and for the last answer; on hover elsewhere.
+        !last && 'sm:opacity-0 sm:group-focus-within/message:opacity-100 sm:group-hover/message:opacity-100',
+      )}
+      data-testid="message-actions"
+    >
+      {text && <CopyButton text={text} label={t('chatExtras.copyMessage')} />}
+      {rateable && (
+        <>
+          <FeedbackButton
+            pressed={message.feedback === 'up'}
+            label={t('chatExtras.good')}
+            onClick={() => void rate('up')}
+            icon={<ThumbsUp className="size-3.5" />}
+          />
+          <FeedbackButton
+            pressed={message.feedback === 'down'}
+            label={t('chatExtras.bad')}
+            onClick={() => void rate('down')}
+            icon={<ThumbsDown className="size-3.5" />}
+          />
+        </>
+      )}
+      {!user && last && !failed && (
+        <button
+          type="button"
+          onClick={onRegenerate}
+          disabled={busy}
+          aria-label={t('chatExtras.regenerate')}
+          title={t('chatExtras.regenerate')}
+          className="inline-flex size-7 items-center justify-center rounded-md text-muted-foreground hover:bg-accent hover:text-foreground disabled:opacity-50"
+        >
+          <RefreshCw className="size-3.5" />
+        </button>
+      )}
+    </div>
+  );
+}
+
+function FeedbackButton({
+  pressed,
+  label,
+  icon,
+  onClick,
+}: {
+  pressed: boolean;
+  label: string;
+  icon: ReactNode;
+  onClick(): void;
+}) {
+  return (
+    <button
+      type="button"
+      aria-pressed={pressed}
+      aria-label={label}
+      title={label}
+      onClick={onClick}
+      className={cn(
+        'inline-flex size-7 items-center justify-center rounded-md text-muted-foreground hover:bg-accent hover:text-foreground',
+        pressed && 'bg-accent text-primary',
+      )}
+    >
+      {icon}
+    </button>
+  );
+}
+
+/** Within this many pixels of the end, the list follows new content; further up, it stays put. */
+const NEAR_END_PX = 80;
+
+/**
+ * The conversation, oldest first. It follows the newest content while the reader is at the end; a
+ * reader who scrolled up stays where they are and gets a "scroll to the latest" button.
+ */
+export function MessageList({
+  messages,
+  busy = false,
+  onRegenerate = () => undefined,
+}: {
+  messages: ChatMessage[];
+  busy?: boolean;
+  onRegenerate?(): void;
+}) {
+  const { t } = useTranslation();
+  const scroller = useRef<HTMLDivElement>(null);
   const end = useRef<HTMLDivElement>(null);
+  const [atEnd, setAtEnd] = useState(true);
+  const following = useRef(true);
   const last = messages.at(-1);
   const lastLength = last ? messageText(last).length : 0;
+  const lastAnswer = messages.findLastIndex((m) => m.role === 'assistant');
+
+  const toLatest = (behavior: ScrollBehavior = 'auto') => {
+    following.current = true;
+    setAtEnd(true);
+    end.current?.scrollIntoView?.({ block: 'end', behavior });
+  };
   useEffect(() => {
-    end.current?.scrollIntoView?.({ block: 'end' });
+    if (following.current) end.current?.scrollIntoView?.({ block: 'end' });
   }, [messages.length, lastLength]);
+  // A new question always brings the reader to the end.
+  const lastUser = messages.findLastIndex((m) => m.role === 'user');
+  useEffect(() => {
+    if (lastUser >= 0) toLatest();
+  }, [lastUser]);
+
+  function onScroll() {
+    const el = scroller.current;
+    if (!el) return;
+    const near = el.scrollHeight - el.scrollTop - el.clientHeight <= NEAR_END_PX;
+    following.current = near;
+    setAtEnd(near);
+  }
+
   return (
-    <div className="flex-1 overflow-y-auto px-3 py-4 sm:px-6">
-      <ol aria-label={t('chatPage.messages.label')} className="mx-auto grid w-full max-w-3xl gap-4">
-        {messages.map((message) => (
-          <Bubble key={message.id} message={message} />
-        ))}
-      </ol>
-      <div ref={end} />
+    <div className="relative flex min-h-0 flex-1 flex-col">
+      <div
+        ref={scroller}
+        onScroll={onScroll}
+        className="flex-1 overflow-y-auto px-3 py-4 sm:px-6"
+        data-testid="message-scroller"
+      >
+        <ol aria-label={t('chatPage.messages.label')} className="mx-auto grid w-full max-w-3xl gap-4">
+          {messages.map((message, i) => (
+            <Bubble
+              key={message.id}
+              message={message}
+              last={i === lastAnswer}
+              busy={busy}
+              onRegenerate={onRegenerate}
+            />
+          ))}
+        </ol>
+        <div ref={end} />
+      </div>
+      {!atEnd && (
+        <Button
+          size="sm"
+          variant="secondary"
+          onClick={() => toLatest('smooth')}
+          className="absolute bottom-3 left-1/2 -translate-x-1/2 rounded-full shadow-md"
+          data-testid="scroll-latest"
+        >
+          <ArrowDown /> {t('chatExtras.scrollLatest')}
+        </Button>
+      )}
     </div>
   );
 }

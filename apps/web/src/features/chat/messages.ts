@@ -1,5 +1,5 @@
-import type { MessagePart, SimpleMessageBody } from '@atelier/schemas';
-import type { MessageRole } from '@atelier/schemas/constants';
+import type { AnswerSource, InputPart, MessagePart, SimpleMessageBody } from '@atelier/schemas';
+import type { MessageFeedback, MessageRole } from '@atelier/schemas/constants';
 import type { ChatError } from './errors';
 
 /**
@@ -20,6 +20,10 @@ export interface ChatMessage {
   progress?: string | null;
   /** A workflow completed without any content. */
   emptyOutput?: boolean;
+  /** The person's thumbs up or down (answers stored on the server only). */
+  feedback?: MessageFeedback | null;
+  /** When it was stored (history), for its time under the bubble. */
+  createdAt?: string;
 }
 
 export interface HistoryMessage {
@@ -27,6 +31,7 @@ export interface HistoryMessage {
   role: MessageRole;
   content: MessagePart[];
   error: boolean;
+  feedback?: MessageFeedback | null;
   created_at: string;
 }
 
@@ -37,6 +42,8 @@ export const fromHistory = (history: readonly HistoryMessage[]): ChatMessage[] =
     parts: m.content,
     state: m.role === 'user' ? 'sent' : 'done',
     isError: m.error,
+    feedback: m.feedback ?? null,
+    createdAt: m.created_at,
   }));
 
 export const messageText = (message: Pick<ChatMessage, 'parts'>): string =>
@@ -45,9 +52,14 @@ export const messageText = (message: Pick<ChatMessage, 'parts'>): string =>
 export const messageImages = (message: Pick<ChatMessage, 'parts'>): string[] =>
   message.parts.flatMap((p) => (p.type === 'image' ? [p.url] : []));
 
-/** A single text part travels as plain text, anything else as the parts list. */
-export const toContent = (parts: MessagePart[]): string | MessagePart[] =>
-  parts.length === 1 && parts[0]!.type === 'text' ? parts[0]!.text : parts;
+export const messageSources = (message: Pick<ChatMessage, 'parts'>): AnswerSource[] =>
+  message.parts.flatMap((p) => (p.type === 'sources' ? p.sources : []));
+
+/** A single text part travels as plain text, anything else as the parts list (sources stay here). */
+export const toContent = (parts: MessagePart[]): string | InputPart[] => {
+  const sent = parts.filter((p): p is InputPart => p.type !== 'sources');
+  return sent.length === 1 && sent[0]!.type === 'text' ? sent[0]!.text : sent;
+};
 
 /**
  * The conversation so far for the simple chat endpoint: every user message and every assistant
@@ -66,4 +78,16 @@ export function titleFrom(text: string): string {
   const cut = line.slice(0, 60);
   const space = cut.lastIndexOf(' ');
   return `${(space > 30 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/**
+ * A preview of a message on one line, cut at a word boundary near `max` characters (never inside a
+ * word, unless a single word is longer than that).
+ */
+export function previewOf(text: string, max = 80): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  if (line.length <= max) return line;
+  const cut = line.slice(0, max + 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 3 ? cut.slice(0, space) : line.slice(0, max)).replace(/[\s.,;:!?-]+$/, '')}…`;
 }

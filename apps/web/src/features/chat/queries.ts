@@ -1,4 +1,5 @@
 import type { Chatbot, ChatbotType, Conversation } from '@atelier/schemas';
+import type { MessageFeedback } from '@atelier/schemas/constants';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import type { InputField } from './input-fields';
@@ -44,3 +45,12 @@ export const deleteConversation = (id: string) =>
 
 export const messagePath = (id: string, type: ChatbotType) =>
   `/chat-interface/conversations/${id}/${type}/message`;
+
+export const putFeedback = (conversationId: string, messageId: string, rating: MessageFeedback | null) =>
+  api.put<{ message: string }>(
+    `/chat-interface/conversations/${conversationId}/messages/${messageId}/feedback`,
+    { rating },
+  );
+
+/** Stop for a chatflow or workflow: its run goes on without a client unless it is cancelled. */
+export const cancelRun = (runId: string) => api.post<{ status: string }>(`/runs/${runId}/cancel`);

@@ -8,7 +8,7 @@ import { Input } from '@/components/ui/input';
 import { cn } from '@/lib/utils';
 import { startDraft } from './chat-actions';
 import { useChatStore } from './chat-store';
-import { filterConversations } from './selectors';
+import { filterConversations, groupByWorkspace } from './selectors';
 import { ConversationItem } from './conversation-item';
 import { ErrorBanner } from './notices';
 
@@ -27,6 +27,10 @@ export function Sidebar({ assistants, onChosen }: { assistants: AssistantsState;
   const [query, setQuery] = useState('');
   const names = useMemo(() => new Map((assistants.data ?? []).map((a) => [a.id, a.name])), [assistants.data]);
   const shown = filterConversations(conversations, query);
+  const groups = useMemo(
+    () => groupByWorkspace(assistants.data ?? [], t('chatExtras.otherWorkspace')),
+    [assistants.data, t],
+  );
 
   return (
     <div className="flex h-full flex-col gap-4 overflow-hidden p-3">
@@ -55,34 +59,48 @@ export function Sidebar({ assistants, onChosen }: { assistants: AssistantsState;
         ) : (assistants.data ?? []).length === 0 ? (
           <p className="px-1 text-sm text-muted-foreground">{t('chatPage.assistants.emptyText')}</p>
         ) : (
-          <ul className="grid max-h-60 gap-0.5 overflow-y-auto" data-testid="assistant-list">
-            {assistants.data!.map((assistant) => (
-              <li key={assistant.id}>
-                <button
-                  type="button"
-                  onClick={() => {
-                    startDraft(assistant.id);
-                    onChosen();
-                  }}
-                  aria-label={t('chatPage.assistants.newConversationWith', { name: assistant.name })}
-                  title={t('chatPage.assistants.newConversation')}
-                  className={cn(
-                    'flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm hover:bg-accent',
-                    draftAssistantId === assistant.id && 'bg-accent',
-                  )}
-                >
-                  <Bot className="size-4 shrink-0 text-primary" />
-                  <span className="min-w-0 flex-1">
-                    <span className="block truncate font-medium">{assistant.name}</span>
-                    <span className="block truncate text-xs text-muted-foreground">
-                      {t(`chatPage.assistants.types.${assistant.type}`)}
-                    </span>
-                  </span>
-                  <Plus className="size-4 shrink-0 text-muted-foreground" />
-                </button>
-              </li>
+          <div className="grid max-h-60 grid-cols-1 gap-2 overflow-y-auto" data-testid="assistant-list">
+            {groups.map((group) => (
+              <div key={group.name} role="group" aria-label={group.name} className="grid grid-cols-1 gap-0.5">
+                {groups.length > 1 && (
+                  <p
+                    className="truncate px-2 pt-1 text-xs font-medium text-muted-foreground"
+                    data-testid="assistant-group"
+                  >
+                    {group.name}
+                  </p>
+                )}
+                <ul className="grid grid-cols-1 gap-0.5">
+                  {group.assistants.map((assistant) => (
+                    <li key={assistant.id}>
+                      <button
+                        type="button"
+                        onClick={() => {
+                          startDraft(assistant.id);
+                          onChosen();
+                        }}
+                        aria-label={t('chatPage.assistants.newConversationWith', { name: assistant.name })}
+                        title={t('chatPage.assistants.newConversation')}
+                        className={cn(
+                          'flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm hover:bg-accent',
+                          draftAssistantId === assistant.id && 'bg-accent',
+                        )}
+                      >
+                        <Bot className="size-4 shrink-0 text-primary" />
+                        <span className="min-w-0 flex-1">
+                          <span className="block truncate font-medium">{assistant.name}</span>
+                          <span className="block truncate text-xs text-muted-foreground">
+                            {t(`chatPage.assistants.types.${assistant.type}`)}
+                          </span>
+                        </span>
+                        <Plus className="size-4 shrink-0 text-muted-foreground" />
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              </div>
             ))}
-          </ul>
+          </div>
         )}
       </section>
 
@@ -109,7 +127,7 @@ export function Sidebar({ assistants, onChosen }: { assistants: AssistantsState;
         ) : shown.length === 0 ? (
           <p className="px-1 text-sm text-muted-foreground">{t('chatPage.history.noMatch')}</p>
         ) : (
-          <ul className="grid gap-0.5 overflow-y-auto pb-2" data-testid="conversation-list">
+          <ul className="grid grid-cols-1 gap-0.5 overflow-y-auto pb-2" data-testid="conversation-list">
             {shown.map((conversation) => (
               <ConversationItem
                 key={conversation.id}

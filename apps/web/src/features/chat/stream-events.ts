@@ -1,12 +1,16 @@
-import { simpleStreamEvent } from '@atelier/schemas';
+import { simpleStreamEvent, type AnswerSource } from '@atelier/schemas';
 import { executionError, inferenceError, StreamError } from './errors';
 import { completedOutput, finalOutputText } from './final-output';
 
 /** Where the events of one answer go (the store, bound to the conversation). */
 export interface StreamSink {
+  /** A chatflow's or workflow's run began (Stop cancels it). */
+  runStarted?(runId: string): void;
   started(messageId: string): void;
   /** A chunk to append. */
   text(text: string): void;
+  /** Where the answer's context came from (simple chatbots with knowledge collections). */
+  sources?(sources: AnswerSource[]): void;
   /** The final output replaces the assistant message; null: completed without content. */
   output(text: string | null): void;
   /** The workflow step under way. */
@@ -30,6 +34,9 @@ export function simpleStep(data: unknown, sink: StreamSink): Step {
       return 'continue';
     case 'text':
       sink.text(event.text);
+      return 'continue';
+    case 'sources':
+      sink.sources?.(event.sources);
       return 'continue';
     case 'inference_error':
       throw new StreamError(inferenceError(event));
@@ -68,6 +75,9 @@ export function flowStep(
 ): Step {
   if (!isRecord(data)) return 'continue';
   switch (typeof data.type === 'string' ? data.type : data.event) {
+    case 'run_started':
+      if (typeof data.run_id === 'string') sink.runStarted?.(data.run_id);
+      return 'continue';
     case 'node_started':
       sink.progress(nodeName(data));
       return 'continue';

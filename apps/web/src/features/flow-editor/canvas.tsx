@@ -11,7 +11,7 @@ import {
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import './canvas.css';
-import { type DragEvent, useCallback, useRef, useState } from 'react';
+import { type DragEvent, useCallback, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '@/stores/toasts';
 import { useEditorStore } from './editor-store';
@@ -19,6 +19,8 @@ import { FlowNodeCard } from './flow-node';
 import { checkConnection, type Connection, type EditorNode, type EditorEdge } from './graph-ops';
 import { IterationNode } from './iteration-node';
 import { NODE_DRAG_TYPE } from './palette';
+import { useRunStore } from './runs/run-store';
+import { useFitWhenAsked } from './use-fit-flow';
 import { useDarkMode } from './use-dark-mode';
 
 /** Every catalog type drawn by the card, iterations by their frame; built once. */
@@ -59,8 +61,7 @@ export function Canvas() {
   const containerAt = useContainerAt();
   const wrapper = useRef<HTMLDivElement>(null);
   const dark = useDarkMode();
-  // Fitting waits for the first nodes: on an empty canvas it would jump when the first one is dropped.
-  const [fitOnce] = useState(() => useEditorStore.getState().nodes.length > 0);
+  useFitWhenAsked();
 
   const isValidConnection = useCallback(
     (c: Connection | EditorEdge) => checkConnection(useEditorStore.getState(), c) === null,
@@ -87,6 +88,21 @@ export function Canvas() {
     [t],
   );
 
+  /**
+   * A click on a node selects it; when the shown run has a result for it, its execution opens too (the
+   * selection first clears the execution shown before, as spec section 4 says).
+   */
+  const openNode = useCallback(
+    (id: string) => {
+      selectNode(id);
+      const run = useRunStore.getState();
+      // A skipped node has no result to show: its branch was not taken.
+      const ran = run.executions[id]?.some((e) => e.status !== 'skipped') ?? false;
+      if (ran || run.nodeStatus[id] === 'running') run.selectExecution(id);
+    },
+    [selectNode],
+  );
+
   const onDrop = useCallback(
     (event: DragEvent) => {
       const type = event.dataTransfer.getData(NODE_DRAG_TYPE);
@@ -111,7 +127,7 @@ export function Canvas() {
         onConnect={connect}
         onConnectEnd={onConnectEnd}
         isValidConnection={isValidConnection}
-        onNodeClick={(_, node) => selectNode(node.id)}
+        onNodeClick={(_, node) => openNode(node.id)}
         onPaneClick={() => selectNode(null)}
         onDragOver={(event) => {
           event.preventDefault();
@@ -120,8 +136,6 @@ export function Canvas() {
         onDrop={onDrop}
         snapToGrid
         snapGrid={[16, 16]}
-        fitView={fitOnce}
-        fitViewOptions={{ maxZoom: 1, padding: 0.2 }}
         minZoom={0.1}
         maxZoom={2}
         // Deleting is the editor's shortcut: nodes, their edges and children in one undo step.
@@ -132,7 +146,7 @@ export function Canvas() {
         colorMode={dark ? 'dark' : 'light'}
       >
         <Background variant={BackgroundVariant.Dots} gap={16} size={1} />
-        <MiniMap pannable zoomable className="!bg-background" nodeStrokeWidth={3} />
+        <MiniMap pannable zoomable className="!bg-background max-md:!hidden" nodeStrokeWidth={3} />
         <Controls />
       </ReactFlow>
     </div>

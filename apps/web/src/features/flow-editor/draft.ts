@@ -1,42 +1,30 @@
+import { draftStore, sameValue } from '@/features/drafts/local-draft';
 import type { Graph } from './graph-ops';
-import { type SavedConfiguration, toConfiguration } from './serialize';
+import { fromConfiguration, type SavedConfiguration, toConfiguration } from './serialize';
 
-/** Unsaved edits are kept in this browser, so a closed tab or a crash loses nothing. */
-const key = (chatbotId: string) => `atelier-flow-draft:${chatbotId}`;
+/** A flow's unsaved edits, kept in this browser (see features/drafts). */
+const store = draftStore<SavedConfiguration>('atelier-flow-draft');
 
 export interface Draft {
   savedAt: string;
   configuration: SavedConfiguration;
 }
 
-export function writeDraft(chatbotId: string, graph: Graph): void {
-  try {
-    const draft: Draft = { savedAt: new Date().toISOString(), configuration: toConfiguration(graph) };
-    localStorage.setItem(key(chatbotId), JSON.stringify(draft));
-  } catch {
-    // Storage full or disabled: the draft is a convenience, the server copy stays the truth.
-  }
-}
+export const writeDraft = (chatbotId: string, configuration: SavedConfiguration) =>
+  store.write(chatbotId, configuration);
 
 export function readDraft(chatbotId: string): Draft | null {
-  try {
-    const raw = localStorage.getItem(key(chatbotId));
-    if (!raw) return null;
-    const draft = JSON.parse(raw) as Partial<Draft>;
-    return typeof draft.savedAt === 'string' && draft.configuration ? (draft as Draft) : null;
-  } catch {
-    return null;
-  }
+  const draft = store.read(chatbotId);
+  return draft ? { savedAt: draft.savedAt, configuration: draft.value } : null;
 }
 
-export function clearDraft(chatbotId: string): void {
-  try {
-    localStorage.removeItem(key(chatbotId));
-  } catch {
-    // nothing to do
-  }
-}
+export const clearDraft = (chatbotId: string) => store.clear(chatbotId);
 
-/** Whether a draft holds something else than the configuration loaded from the server. */
+/**
+ * Whether a draft holds something else than the configuration loaded from the server. Both sides go
+ * through the same normalisation (what the canvas keeps of a node) and are compared whatever the order
+ * of their keys: the server stores the graph as jsonb, which reorders them, so a plain string
+ * comparison took a draft equal to the saved flow for unsaved changes.
+ */
 export const differs = (draft: Draft, loaded: Graph) =>
-  JSON.stringify(draft.configuration) !== JSON.stringify(toConfiguration(loaded));
+  !sameValue(toConfiguration(fromConfiguration(draft.configuration).graph), toConfiguration(loaded));

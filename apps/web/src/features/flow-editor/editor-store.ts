@@ -15,6 +15,8 @@ import {
   type EditorEdge,
 } from './graph-ops';
 import { emptyHistory, type History, record, redo, undo } from './history';
+import { autoLayout } from './layout';
+import { linkFor, type Placement } from './placement';
 import { useRunStore } from './runs/run-store';
 import { applyTemplate } from './template';
 
@@ -43,6 +45,9 @@ interface EditorState extends Graph {
   history: History;
   clipboard: Clipboard | null;
   dragging: boolean;
+  /** Asks the canvas to fit the flow in view once its nodes are measured (see use-fit-flow). */
+  fitRequest: number;
+  fitDone: number;
 
   load(chatbot: Chatbot, graph: Graph): void;
   reset(): void;
@@ -50,6 +55,11 @@ interface EditorState extends Graph {
   onEdgesChange(changes: EdgeChange<EditorEdge>[]): void;
   connect(c: Connection): ConnectRefusal | null;
   addNode(type: string, position: { x: number; y: number }, parentId?: string): string;
+  /** A node added by a click where `placeNewNode` put it, with its link: one undo step. */
+  placeNode(type: string, placement: Placement): string;
+  /** The flow laid out anew by dagre (one undo step), then fitted in view. */
+  autoLayout(): void;
+  requestFit(): void;
   updateNode(id: string, patch: NodePatch, key?: string): void;
   setGraph(graph: Graph): void;
   deleteNodes(ids: string[]): void;
@@ -78,6 +88,8 @@ const initial = {
   history: emptyHistory(),
   clipboard: null,
   dragging: false,
+  fitRequest: 0,
+  fitDone: 0,
 };
 
 /** The flow being edited: its graph, selection, undo history and what publishing found. */
@@ -91,7 +103,8 @@ export const useEditorStore = create<EditorState>()((set, get) => {
 
   return {
     ...initial,
-    load: (chatbot, graph) => set({ ...initial, chatbot, ...graph, loaded: true }),
+    load: (chatbot, graph) =>
+      set({ ...initial, chatbot, ...graph, loaded: true, fitRequest: graph.nodes.length > 0 ? 1 : 0 }),
     reset: () => set({ ...initial }),
 
     onNodesChange: (changes) => {
@@ -139,15 +152,31 @@ export const useEditorStore = create<EditorState>()((set, get) => {
       return refusal;
     },
 
-    addNode: (type, position, parentId) => {
+    addNode: (type, position, parentId) => get().placeNode(type, { position, parentId }),
+
+    placeNode: (type, placement) => {
       const s = get();
-      const node = createNode(type, position, new Set(s.nodes.map((n) => n.id)), parentId);
+      const node = createNode(
+        type,
+        placement.position,
+        new Set(s.nodes.map((n) => n.id)),
+        placement.parentId,
+      );
       const nodes = s.nodes.map((n) => (n.selected ? { ...n, selected: false } : n));
-      commit({ nodes: [...nodes, { ...node, selected: true } as EditorNode], edges: s.edges }, null, {
-        selectedNodeId: node.id,
-      });
+      let next: Graph = { nodes: [...nodes, { ...node, selected: true } as EditorNode], edges: s.edges };
+      const link = linkFor(next, placement, node.id);
+      if (link) next = connect(next, link);
+      commit(next, null, { selectedNodeId: node.id });
       return node.id;
     },
+
+    autoLayout: () => {
+      const s = get();
+      commit(autoLayout(graphOf(s)));
+      get().requestFit();
+    },
+
+    requestFit: () => set((s) => ({ fitRequest: s.fitRequest + 1 })),
 
     updateNode: (id, patch, key) => {
       const s = get();
@@ -234,6 +263,7 @@ export const useEditorStore = create<EditorState>()((set, get) => {
       const s = get();
       const graph = applyTemplate(s.loaded ? graphOf(s) : null, s.chatbot, id);
       commit(graph, null, { selectedNodeId: null, problems: [] });
+      get().requestFit();
     },
 
     markSaved: () => set({ dirty: false }),

@@ -6,6 +6,7 @@ import { Input } from '@/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { fieldError, jsonText, jsonValue, numberValue } from './field-rules';
 import type { NamedItem } from './queries';
+import { optionText } from './node-text';
 import { ReferenceInput } from './reference-input';
 import type { ReferenceSource } from './references';
 
@@ -16,6 +17,8 @@ export interface FieldContext {
   modelsFailed: boolean;
   collections: NamedItem[] | undefined;
   connectors: NamedItem[] | undefined;
+  /** Stored tools of the kind the node uses (a Figma loader's `toolId` lists Figma tools). */
+  tools: NamedItem[] | undefined;
   /** A problem the server reported for this field when publishing. */
   problem: string | undefined;
 }
@@ -137,8 +140,10 @@ export function FieldEditor({ meta, value, onChange, context }: Props) {
   const { t } = useTranslation();
   const id = `field-${context.nodeId}-${meta.name}`;
   const local = fieldError(meta, meta.kind === 'json' ? jsonText(value) : value);
-  const error = context.problem ?? (local ? t(local.key, local.values) : undefined);
-  const label = `${meta.label}${meta.required ? ' *' : ''}`;
+  const name = t(meta.label);
+  const help = meta.help ? t(meta.help) : undefined;
+  const error = context.problem ?? (local ? t(local.key, { ...local.values, label: name }) : undefined);
+  const label = `${name}${meta.required ? ' *' : ''}`;
   const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
 
   switch (meta.kind) {
@@ -161,13 +166,13 @@ export function FieldEditor({ meta, value, onChange, context }: Props) {
               {error}
             </p>
           ) : (
-            meta.help && <p className="text-xs text-muted-foreground">{meta.help}</p>
+            help && <p className="text-xs text-muted-foreground">{help}</p>
           )}
         </div>
       );
     case 'number':
       return (
-        <Shell id={id} label={label} error={error} help={meta.help}>
+        <Shell id={id} label={label} error={error} help={help}>
           <Input
             id={id}
             inputMode="decimal"
@@ -187,16 +192,16 @@ export function FieldEditor({ meta, value, onChange, context }: Props) {
             checked={value === true || value === 'true'}
             onCheckedChange={(v) => onChange(v === true)}
           />
-          {meta.label}
+          {name}
         </label>
       );
     case 'select':
       return (
-        <Shell id={id} label={label} error={error} help={meta.help}>
+        <Shell id={id} label={label} error={error} help={help}>
           <Choice
             id={id}
             value={text}
-            items={[...(meta.options ?? [])]}
+            items={(meta.options ?? []).map((o) => ({ value: o.value, label: optionText(t, o) }))}
             onChange={onChange}
             placeholder={t('flow.inspector.choose')}
             invalid={!!error}
@@ -205,7 +210,7 @@ export function FieldEditor({ meta, value, onChange, context }: Props) {
       );
     case 'secret':
       return (
-        <Shell id={id} label={label} error={error} help={meta.help ?? t('flow.inspector.secretHelp')}>
+        <Shell id={id} label={label} error={error} help={help ?? t('flow.inspector.secretHelp')}>
           <Input
             id={id}
             type="password"
@@ -219,7 +224,7 @@ export function FieldEditor({ meta, value, onChange, context }: Props) {
       );
     case 'json':
       return (
-        <Shell id={id} label={label} error={error} help={meta.help}>
+        <Shell id={id} label={label} error={error} help={help}>
           <JsonField id={id} value={value} onChange={onChange} invalid={!!error} />
         </Shell>
       );
@@ -236,7 +241,7 @@ export function FieldEditor({ meta, value, onChange, context }: Props) {
               ? t('flow.errors.fetchModels')
               : models.length === 0
                 ? t('flow.inspector.noModels', { type: meta.modelType })
-                : meta.help
+                : help
           }
         >
           <Choice
@@ -253,10 +258,15 @@ export function FieldEditor({ meta, value, onChange, context }: Props) {
     case 'collection':
     case 'connector':
     case 'credential': {
-      const items = meta.kind === 'collection' ? context.collections : context.connectors;
+      const items =
+        meta.kind === 'collection'
+          ? context.collections
+          : meta.kind === 'connector'
+            ? context.connectors
+            : context.tools;
       if (items && items.length > 0) {
         return (
-          <Shell id={id} label={label} error={error} help={meta.help}>
+          <Shell id={id} label={label} error={error} help={help}>
             <Choice
               id={id}
               value={text}

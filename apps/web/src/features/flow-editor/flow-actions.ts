@@ -1,19 +1,32 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '@/lib/api-client';
+import type { Chatbot } from '@atelier/schemas';
+import { api } from '@/lib/api';
+import { ApiError, errorText } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
 import { clearDraft } from './draft';
 import { type FlowProblemView, useEditorStore } from './editor-store';
 import { FLOW_ERRORS, publishFlow, saveFlow } from './queries';
 import { toConfiguration } from './serialize';
 
-const detailOf = (error: unknown) => (error instanceof ApiError ? error.detail : undefined);
+// The server's reason, in the reader's language where its code has a fixed meaning.
+const detailOf = (error: unknown) => (error instanceof ApiError ? errorText(error, error.detail) : undefined);
 
 function problemsOf(error: unknown): FlowProblemView[] {
   if (!(error instanceof ApiError) || !error.body || typeof error.body !== 'object') return [];
   const problems = (error.body as { problems?: unknown }).problems;
   return Array.isArray(problems) ? (problems as FlowProblemView[]) : [];
+}
+
+/** After a save: whether the chatbot now has unpublished changes is the server's to say. */
+async function refreshChatbot(chatbotId: string) {
+  try {
+    const { chatbot } = await api.get<{ chatbot: Chatbot }>(`/chatbots/${encodeURIComponent(chatbotId)}`);
+    if (useEditorStore.getState().chatbot?.id === chatbot.id) useEditorStore.setState({ chatbot });
+  } catch {
+    // The badge stays as it was; the next load says it right.
+  }
 }
 
 /**
@@ -43,6 +56,7 @@ export function useFlowActions(chatbotId: string) {
         clearDraft(chatbotId);
       }
       void queryClient.invalidateQueries({ queryKey: ['chatbots'] });
+      void refreshChatbot(s.chatbot.id);
       if (!quiet) toast.success(t('flow.toolbar.saved'));
       return true;
     } catch (error) {
@@ -71,7 +85,11 @@ export function useFlowActions(chatbotId: string) {
       await publishFlow(s.chatbot.id);
       const now = useEditorStore.getState();
       now.setProblems([]);
-      if (now.chatbot) useEditorStore.setState({ chatbot: { ...now.chatbot, is_published: true } });
+      if (now.chatbot) {
+        useEditorStore.setState({
+          chatbot: { ...now.chatbot, is_published: true, has_unpublished_changes: false },
+        });
+      }
       void queryClient.invalidateQueries({ queryKey: ['chatbots'] });
       toast.success(t('flow.toolbar.published'));
     } catch (error) {

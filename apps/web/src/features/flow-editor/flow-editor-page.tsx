@@ -3,11 +3,14 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { ReactFlowProvider } from '@xyflow/react';
 import { ArrowLeft, SearchX } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogTitle } from '@/components/ui/dialog';
 import { EmptyState } from '@/components/ui/empty-state';
+import { Sheet, SheetContent, SheetTitle } from '@/components/ui/sheet';
+import { useWideScreen } from '@/components/responsive/use-media-query';
+import { useAppStore } from '@/stores/app-store';
 import { Loading } from '@/features/providers/states';
 import { Canvas } from './canvas';
 import { differs, readDraft } from './draft';
@@ -19,13 +22,14 @@ import { Palette } from './palette';
 import {
   ChatModal,
   ExecutionPanel,
+  type ExecutionNames,
   resumeActiveRun,
   RunModal,
   RunsList,
   stopFollowing,
   useRunStore,
 } from './runs';
-import { FlowLoadError, loadFlow } from './queries';
+import { FlowLoadError, loadFlow, useWorkspaceModels } from './queries';
 import { fromConfiguration, toConfiguration } from './serialize';
 import { useEditorShortcuts } from './shortcuts';
 import { TemplatePicker } from './template-picker';
@@ -72,14 +76,64 @@ function LoadFailure({ error, chatbotId }: { error: unknown; chatbotId: string }
   );
 }
 
+/** The model names and node labels the execution panel shows instead of ids. */
+function useExecutionNames(): ExecutionNames {
+  const workspaceId = useAppStore((s) => s.selectedWorkspaceId);
+  const models = useWorkspaceModels(workspaceId);
+  return useMemo(
+    () => ({
+      label: (id) => useEditorStore.getState().nodes.find((n) => n.id === id)?.data.label || undefined,
+      model: (id) => {
+        const m = models.data?.find((x) => x.id === id);
+        return m ? `${m.name} · ${m.provider.name}` : undefined;
+      },
+    }),
+    [models.data],
+  );
+}
+
+/**
+ * On a phone the inspector is a bottom sheet: it opens with a selected node (and its run result, if
+ * any) and closing it clears the selection.
+ */
+function InspectorSheet({ names }: { names: ExecutionNames }) {
+  const { t } = useTranslation();
+  const selected = useEditorStore((s) => s.selectedNodeId);
+  const execution = useRunStore((s) => s.selectedExecutionNodeId);
+  const close = () => {
+    useEditorStore.getState().selectNode(null);
+    useRunStore.getState().clearSelectedExecution();
+  };
+  return (
+    <Sheet open={selected !== null || execution !== null} onOpenChange={(open) => !open && close()}>
+      <SheetContent
+        side="bottom"
+        closeLabel={t('flow.inspector.close')}
+        closeButton={false}
+        aria-describedby={undefined}
+        data-testid="inspector-sheet"
+      >
+        <SheetTitle className="sr-only">{t('canvas.sheet.inspector')}</SheetTitle>
+        <div className="min-h-0 flex-1 overflow-y-auto">
+          <ExecutionPanel names={names} className="rounded-none border-0 border-b shadow-none sm:w-full" />
+          {selected !== null && <Inspector className="h-auto w-full overflow-visible border-l-0" />}
+        </div>
+      </SheetContent>
+    </Sheet>
+  );
+}
+
 function Editor({ type, chatbotId }: { type: FlowChatbotType; chatbotId: string }) {
   const { t } = useTranslation();
+  const wide = useWideScreen();
   const [templatesOpen, setTemplatesOpen] = useState(false);
   const [tryOpen, setTryOpen] = useState(false);
   const [runsOpen, setRunsOpen] = useState(false);
+  const [paletteOpen, setPaletteOpen] = useState(false);
   const actions = useFlowActions(chatbotId);
   const addInView = useAddInView();
   const inputFields = useInputFields();
+  const names = useExecutionNames();
   useEditorShortcuts({ save: () => void actions.save() });
 
   useEffect(() => {
@@ -100,7 +154,7 @@ function Editor({ type, chatbotId }: { type: FlowChatbotType; chatbotId: string 
   const Try = type === 'chatflow' ? ChatModal : RunModal;
 
   return (
-    <div className="flex h-[calc(100vh-3.5rem-1px)] flex-col" data-testid="flow-editor">
+    <div className="flex h-[calc(100dvh-3.5rem-1px)] flex-col" data-testid="flow-editor">
       <Toolbar
         type={type}
         saving={actions.saving}
@@ -110,20 +164,40 @@ function Editor({ type, chatbotId }: { type: FlowChatbotType; chatbotId: string 
         onTemplates={() => setTemplatesOpen(true)}
         onRuns={() => setRunsOpen(true)}
         onTry={() => setTryOpen(true)}
+        onAddNode={() => setPaletteOpen(true)}
       />
       <DraftBanner chatbotId={chatbotId} />
       <div className="flex min-h-0 flex-1">
-        <Palette onAdd={addInView} />
+        {wide && <Palette onAdd={addInView} />}
         <div className="relative flex min-w-0 flex-1">
           <Canvas />
-          <div className="pointer-events-none absolute inset-y-3 right-3 z-10 flex">
-            <div className="pointer-events-auto flex max-h-full">
-              <ExecutionPanel />
+          {wide && (
+            <div className="pointer-events-none absolute inset-y-3 right-3 z-10 flex">
+              <div className="pointer-events-auto flex max-h-full">
+                <ExecutionPanel names={names} />
+              </div>
             </div>
-          </div>
+          )}
         </div>
-        <Inspector />
+        {wide && <Inspector />}
       </div>
+      {!wide && (
+        <>
+          <InspectorSheet names={names} />
+          <Sheet open={paletteOpen} onOpenChange={setPaletteOpen}>
+            <SheetContent side="left" closeLabel={t('flow.inspector.close')} aria-describedby={undefined}>
+              <SheetTitle className="px-4 pt-4">{t('canvas.sheet.palette')}</SheetTitle>
+              <Palette
+                className="min-h-0 w-full flex-1 border-r-0"
+                onAdd={(nodeType) => {
+                  setPaletteOpen(false);
+                  addInView(nodeType);
+                }}
+              />
+            </SheetContent>
+          </Sheet>
+        </>
+      )}
       <TemplatePicker open={templatesOpen} onOpenChange={setTemplatesOpen} type={type} />
       <Try
         chatbotId={chatbotId}

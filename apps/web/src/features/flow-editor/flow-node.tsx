@@ -13,7 +13,8 @@ import { useTranslation } from 'react-i18next';
 import { cn } from '@/lib/utils';
 import { useProblemCount } from './editor-store';
 import { CATEGORY_LOOK, nodeSummary, UNKNOWN_LOOK } from './node-look';
-import { NodeRunBadge, useStatusRing } from './runs/node-run-badge';
+import { useNodeTitle } from './node-text';
+import { NodeRunBadge, useNodeError, useStatusRing } from './runs/node-run-badge';
 
 /** The look of every handle on the canvas. */
 export const HANDLE_CLASS = '!size-3 !border-2 !border-background !bg-muted-foreground';
@@ -28,6 +29,7 @@ function branchLabel(fields: EditorNode['data']['fields'], handle: string, index
 /** One node on the canvas. Memoized: dragging a node re-renders that node only. */
 export const FlowNodeCard = memo(function FlowNodeCard({ id, type, data, selected }: NodeProps<EditorNode>) {
   const { t } = useTranslation();
+  const title = useNodeTitle()(type, data.label) || id;
   const def = nodeDefinition(type);
   const look = def ? CATEGORY_LOOK[def.category] : UNKNOWN_LOOK;
   const Icon = look.icon;
@@ -35,6 +37,7 @@ export const FlowNodeCard = memo(function FlowNodeCard({ id, type, data, selecte
   const branches = sourceHandlesOf({ type, data });
   const summary = nodeSummary(data.fields);
   const ring = useStatusRing(id);
+  const error = useNodeError(id);
 
   return (
     <div
@@ -52,14 +55,23 @@ export const FlowNodeCard = memo(function FlowNodeCard({ id, type, data, selecte
         <span className={cn('grid size-6 shrink-0 place-items-center rounded-md text-white', look.accent)}>
           <Icon className="size-3.5" />
         </span>
-        <span className="min-w-0 flex-1 truncate text-sm font-medium" title={data.label}>
-          {data.label || id}
+        <span className="min-w-0 flex-1 truncate text-sm font-medium" title={title}>
+          {title}
         </span>
         <NodeRunBadge nodeId={id} />
       </div>
       <div className="px-3 pb-2.5 pt-1">
         <p className="truncate font-mono text-[10px] text-muted-foreground">{id}</p>
         {summary && <p className="mt-1 line-clamp-2 text-xs text-muted-foreground">{summary}</p>}
+        {error && (
+          <p
+            className="mt-1 line-clamp-2 break-words rounded bg-destructive/10 px-1.5 py-0.5 text-xs text-destructive"
+            title={error}
+            data-testid={`node-error-${id}`}
+          >
+            {error}
+          </p>
+        )}
         {problems > 0 && (
           <p className="mt-1 flex items-center gap-1 text-xs font-medium text-destructive">
             <AlertTriangle className="size-3" /> {t('flow.node.problems', { count: problems })}

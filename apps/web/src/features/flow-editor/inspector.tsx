@@ -7,20 +7,27 @@ import { useShallow } from 'zustand/react/shallow';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
+import { useTools } from '@/features/knowledge/queries';
+import { toolItemsFor } from '@/features/knowledge/tool-pickers';
+import { cn } from '@/lib/utils';
 import { useAppStore } from '@/stores/app-store';
 import { ConditionsEditor } from './conditions-editor';
 import { CustomFieldsEditor } from './custom-fields-editor';
 import { useEditorStore } from './editor-store';
 import { type FieldContext, FieldEditor } from './field-editor';
 import { isFieldVisible } from './field-rules';
+import { problemText, useNodeTitle } from './node-text';
 import { useNamedItems, useWorkspaceModels } from './queries';
 import { upstreamOf } from './references';
+import { useNodeError } from './runs/node-run-badge';
 
 /** The flow's problems that concern no node (no input, no reachable output…), when nothing is selected. */
 function FlowProblems() {
   const { t } = useTranslation();
   const problems = useEditorStore((s) => s.problems);
   const selectNode = useEditorStore((s) => s.selectNode);
+  const nodes = useEditorStore((s) => s.nodes);
+  const typeOf = (id: string | null) => nodes.find((n) => n.id === id)?.type;
   return (
     <div className="grid gap-3 p-4 text-sm">
       <p className="flex items-center gap-2 text-muted-foreground">
@@ -40,7 +47,7 @@ function FlowProblems() {
               className="rounded-md border border-destructive/30 bg-destructive/5 px-2 py-1 text-left text-xs enabled:hover:bg-destructive/10"
             >
               {p.node_id && <span className="font-mono">{p.node_id}: </span>}
-              {p.message}
+              {problemText(t, p, typeOf(p.node_id))}
             </button>
           ))}
         </div>
@@ -56,6 +63,7 @@ function ToolsField({ agent }: { agent: Pick<EditorNode, 'id'> }) {
   const edges = useEditorStore((s) => s.edges);
   const connect = useEditorStore((s) => s.connect);
   const onEdgesChange = useEditorStore((s) => s.onEdgesChange);
+  const title = useNodeTitle();
   const tools = nodes.filter((n) => nodeDefinition(n.type)?.isTool);
   const attached = (id: string) =>
     edges.find((e) => e.source === id && e.target === agent.id && e.targetHandle === TOOLS_HANDLE);
@@ -75,15 +83,34 @@ function ToolsField({ agent }: { agent: Pick<EditorNode, 'id'> }) {
               }
             }}
           />
-          {tool.data.label} <span className="font-mono text-[10px] text-muted-foreground">{tool.id}</span>
+          {title(tool.type, tool.data.label) || tool.id}{' '}
+          <span className="font-mono text-[10px] text-muted-foreground">{tool.id}</span>
         </label>
       ))}
     </div>
   );
 }
 
+/** The node's error in the shown run, in full (the node's face shows its first lines). */
+function RunError({ nodeId }: { nodeId: string }) {
+  const { t } = useTranslation();
+  const error = useNodeError(nodeId);
+  if (!error) return null;
+  return (
+    <div
+      role="alert"
+      data-testid="inspector-run-error"
+      className="grid gap-1 rounded-md border border-destructive/30 bg-destructive/5 p-2 text-xs text-destructive"
+    >
+      <p className="font-semibold">{t('canvas.execution.error')}</p>
+      <p className="whitespace-pre-wrap break-words">{error}</p>
+    </div>
+  );
+}
+
 function NodeForm({ node }: { node: Pick<EditorNode, 'id' | 'type' | 'data'> }) {
   const { t } = useTranslation();
+  const title = useNodeTitle();
   const def = nodeDefinition(node.type);
   // What the variable picker depends on: the edges and every node's data, not positions, so dragging
   // another node does not re-render the form.
@@ -99,6 +126,7 @@ function NodeForm({ node }: { node: Pick<EditorNode, 'id' | 'type' | 'data'> }) 
   const models = useWorkspaceModels(workspaceId);
   const collections = useNamedItems('collection', workspaceId);
   const connectors = useNamedItems('connector', workspaceId);
+  const tools = useTools(workspaceId);
   // Only what runs before this node may be referenced (recomputed when the graph's shape changes).
   const sources = useMemo(
     () => upstreamOf({ nodes: useEditorStore.getState().nodes, edges }, node.id),
@@ -109,6 +137,10 @@ function NodeForm({ node }: { node: Pick<EditorNode, 'id' | 'type' | 'data'> }) 
   const fields = (Array.isArray(node.data.fields) ? {} : node.data.fields) as Record<string, unknown>;
   const setField = (name: string, value: unknown) =>
     updateNode(node.id, { fields: { ...fields, [name]: value } }, name);
+  const problemOf = (name: string) => {
+    const found = mine.find((p) => p.field === name);
+    return found ? problemText(t, found, node.type) : undefined;
+  };
   const context = (name: string): FieldContext => ({
     nodeId: node.id,
     sources,
@@ -116,14 +148,15 @@ function NodeForm({ node }: { node: Pick<EditorNode, 'id' | 'type' | 'data'> }) 
     modelsFailed: models.isError,
     collections: collections.data,
     connectors: connectors.data,
-    problem: mine.find((p) => p.field === name)?.message,
+    tools: toolItemsFor(node.type ?? '', tools.data),
+    problem: problemOf(name),
   });
 
   return (
     <div className="grid gap-4 p-4" data-testid="inspector">
       <div className="flex items-start gap-2">
         <div className="min-w-0 flex-1">
-          <p className="text-xs text-muted-foreground">{def?.label ?? node.type}</p>
+          <p className="text-xs text-muted-foreground">{def ? t(def.label) : node.type}</p>
           <p className="truncate font-mono text-xs">{node.id}</p>
         </div>
         <Button
@@ -154,18 +187,19 @@ function NodeForm({ node }: { node: Pick<EditorNode, 'id' | 'type' | 'data'> }) 
             .filter((p) => !p.field || !def?.fieldMeta.some((m) => m.name === p.field))
             .map((p, i) => (
               <p key={i} className="flex gap-1">
-                <AlertTriangle className="mt-0.5 size-3 shrink-0" /> {p.message}
+                <AlertTriangle className="mt-0.5 size-3 shrink-0" /> {problemText(t, p, node.type)}
               </p>
             ))}
         </div>
       )}
+      <RunError nodeId={node.id} />
       <div className="grid gap-1">
         <label htmlFor={`label-${node.id}`} className="text-xs font-medium">
           {t('flow.inspector.label')}
         </label>
         <Input
           id={`label-${node.id}`}
-          value={node.data.label}
+          value={title(node.type, node.data.label)}
           maxLength={200}
           onChange={(e) => updateNode(node.id, { label: e.target.value }, 'label')}
           className="h-8 text-sm"
@@ -217,8 +251,11 @@ function NodeForm({ node }: { node: Pick<EditorNode, 'id' | 'type' | 'data'> }) 
   );
 }
 
-/** The right-hand panel: the selected node's form, or the flow's problems. */
-export function Inspector() {
+/**
+ * The right-hand panel: the selected node's form, or the flow's problems. On a phone it is the body of
+ * a bottom sheet (`className` then sets its size).
+ */
+export function Inspector({ className }: { className?: string }) {
   const node = useEditorStore(
     useShallow((s) => {
       const found = s.nodes.find((n) => n.id === s.selectedNodeId);
@@ -226,7 +263,10 @@ export function Inspector() {
     }),
   );
   return (
-    <aside className="h-full w-80 shrink-0 overflow-y-auto border-l bg-background" aria-label="inspector">
+    <aside
+      className={cn('h-full w-80 shrink-0 overflow-y-auto border-l bg-background', className)}
+      aria-label="inspector"
+    >
       {node ? <NodeForm key={node.id} node={node} /> : <FlowProblems />}
     </aside>
   );

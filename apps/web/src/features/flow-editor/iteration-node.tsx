@@ -6,13 +6,16 @@ import { useTranslation } from 'react-i18next';
 import { cn } from '@/lib/utils';
 import { useProblemCount } from './editor-store';
 import { HANDLE_CLASS } from './flow-node';
-import { NodeRunBadge, useStatusRing } from './runs/node-run-badge';
+import { useNodeTitle } from './node-text';
+import { NodeRunBadge, useNodeError, useStatusRing } from './runs/node-run-badge';
 
 /** An iteration: a resizable frame whose children run once per item. */
 export const IterationNode = memo(function IterationNode({ id, data, selected }: NodeProps<EditorNode>) {
   const { t } = useTranslation();
+  const title = useNodeTitle()('iteration', data.label);
   const problems = useProblemCount(id);
   const ring = useStatusRing(id);
+  const error = useNodeError(id);
   return (
     <div
       data-testid={`node-${id}`}
@@ -30,13 +33,22 @@ export const IterationNode = memo(function IterationNode({ id, data, selected }:
         <span className="grid size-6 place-items-center rounded-md bg-indigo-500 text-white">
           <Repeat className="size-3.5" />
         </span>
-        <span className="truncate text-sm font-medium">{data.label || id}</span>
+        <span className="truncate text-sm font-medium">{title || id}</span>
         <span className="font-mono text-[10px] text-muted-foreground">{id}</span>
         <span className="flex-1" />
         {problems > 0 && <AlertTriangle className="size-4 text-destructive" />}
         <NodeRunBadge nodeId={id} />
       </div>
       <p className="px-3 text-xs text-muted-foreground">{t('flow.node.iterationHint')}</p>
+      {error && (
+        <p
+          className="mx-3 mt-1 truncate rounded bg-destructive/10 px-1.5 py-0.5 text-xs text-destructive"
+          title={error}
+          data-testid={`node-error-${id}`}
+        >
+          {error}
+        </p>
+      )}
       <Handle type="source" position={Position.Right} className={HANDLE_CLASS} />
     </div>
   );

@@ -9,21 +9,24 @@ import { CATEGORY_LOOK } from './node-look';
 /** The drag payload of a palette entry. */
 export const NODE_DRAG_TYPE = 'application/x-atelier-node';
 
-const matches = (def: NodeDefinition, needle: string) =>
-  !needle || [def.label, def.type, def.description].some((text) => text.toLowerCase().includes(needle));
+const matches = (def: NodeDefinition, needle: string, t: (key: string) => string) =>
+  !needle || [t(def.label), def.type, t(def.description)].some((text) => text.toLowerCase().includes(needle));
 
 /** Node kinds by category, searchable; drag one onto the canvas, or click to add it in view. */
-export function Palette({ onAdd }: { onAdd(type: string): void }) {
+export function Palette({ onAdd, className }: { onAdd(type: string): void; className?: string }) {
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const groups = useMemo(() => [...nodesByCategory()], []);
   const needle = search.trim().toLowerCase();
   const shown = groups
-    .map(([category, defs]) => [category, defs.filter((d) => matches(d, needle))] as const)
+    .map(([category, defs]) => [category, defs.filter((d) => matches(d, needle, t))] as const)
     .filter(([, defs]) => defs.length > 0);
 
   return (
-    <aside className="flex h-full w-60 shrink-0 flex-col border-r bg-background" data-testid="node-palette">
+    <aside
+      className={cn('flex h-full w-60 shrink-0 flex-col border-r bg-background', className)}
+      data-testid="node-palette"
+    >
       <div className="relative border-b p-2">
         <Search className="pointer-events-none absolute top-1/2 left-4 size-4 -translate-y-1/2 text-muted-foreground" />
         <Input
@@ -50,7 +53,7 @@ export function Palette({ onAdd }: { onAdd(type: string): void }) {
                       type="button"
                       draggable
                       data-testid={`palette-${def.type}`}
-                      title={def.description}
+                      title={t(def.description)}
                       onDragStart={(event) => {
                         event.dataTransfer.setData(NODE_DRAG_TYPE, def.type);
                         event.dataTransfer.effectAllowed = 'move';
@@ -63,7 +66,7 @@ export function Palette({ onAdd }: { onAdd(type: string): void }) {
                       >
                         <Icon className="size-3" />
                       </span>
-                      <span className="truncate">{def.label}</span>
+                      <span className="truncate">{t(def.label)}</span>
                     </button>
                   </li>
                 ))}

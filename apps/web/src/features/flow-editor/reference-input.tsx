@@ -13,11 +13,13 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { Input } from '@/components/ui/input';
 import { cn } from '@/lib/utils';
+import { useNodeTitle } from './node-text';
 import { insertAt, type ReferenceSource } from './references';
 
 /** The "insert a variable" menu: upstream nodes and their outputs, nothing else. */
 export function VariableMenu({ sources, onPick }: { sources: ReferenceSource[]; onPick(ref: string): void }) {
   const { t } = useTranslation();
+  const title = useNodeTitle();
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
@@ -39,7 +41,7 @@ export function VariableMenu({ sources, onPick }: { sources: ReferenceSource[]; 
           <div key={source.nodeId}>
             {i > 0 && <DropdownMenuSeparator />}
             <DropdownMenuLabel className="truncate text-xs">
-              {source.label}{' '}
+              {title(source.type, source.label) || source.nodeId}{' '}
               <span className="font-mono text-[10px] text-muted-foreground">{source.nodeId}</span>
             </DropdownMenuLabel>
             {source.outputs.map((output) => (

@@ -1,16 +1,15 @@
 import type { FlowChatbotType } from '@atelier/schemas/constants';
 import { FLOW_TEMPLATES } from '@atelier/schemas';
 import { LayoutTemplate } from 'lucide-react';
-import { useReactFlow } from '@xyflow/react';
 import { useTranslation } from 'react-i18next';
-import { Badge } from '@/components/ui/badge';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { toast } from '@/stores/toasts';
 import { useEditorStore } from './editor-store';
 
 /**
- * The template picker. It opens by itself when a loaded configuration has no nodes (spec section 2);
- * applying one replaces the nodes and edges (one undo step).
+ * The template picker: the templates of the editor's own type (chatflow or workflow). It opens by itself
+ * when a loaded configuration has no nodes (spec section 2); applying one replaces the nodes and edges
+ * (one undo step), and the canvas then shows it at a readable zoom.
  */
 export function TemplatePicker({
   open,
@@ -23,15 +22,12 @@ export function TemplatePicker({
 }) {
   const { t } = useTranslation();
   const apply = useEditorStore((s) => s.applyTemplate);
-  const flow = useReactFlow();
-  const templates = [...FLOW_TEMPLATES].sort((a, b) => Number(b.type === type) - Number(a.type === type));
+  const templates = FLOW_TEMPLATES.filter((template) => template.type === type);
 
   const choose = (id: string) => {
     try {
       apply(id);
       onOpenChange(false);
-      // Once the new nodes are measured, show them all.
-      setTimeout(() => void flow.fitView({ maxZoom: 1, padding: 0.2, duration: 200 }), 50);
     } catch (error) {
       toast.error(t('flow.templates.failed'), error instanceof Error ? error.message : undefined);
     }
@@ -58,12 +54,9 @@ export function TemplatePicker({
                 className="flex h-full w-full flex-col gap-1.5 rounded-lg border p-3 text-left transition-colors hover:border-primary hover:bg-primary/5"
               >
                 <span className="flex items-center gap-2 text-sm font-medium">
-                  <LayoutTemplate className="size-4 text-primary" /> {template.name}
-                  <Badge variant={template.type === type ? 'default' : 'outline'} className="ml-auto">
-                    {t(`studio.types.${template.type}.label`)}
-                  </Badge>
+                  <LayoutTemplate className="size-4 text-primary" /> {t(template.name)}
                 </span>
-                <span className="text-xs text-muted-foreground">{template.description}</span>
+                <span className="text-xs text-muted-foreground">{t(template.description)}</span>
                 <span className="text-[11px] text-muted-foreground">
                   {t('flow.templates.nodes', { count: template.configuration.nodes.length })}
                 </span>

@@ -1,21 +1,15 @@
 import type { Language } from '@atelier/schemas';
+import { PROFILE_LIMITS, profileProblems } from '@atelier/schemas/constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { FormDialogFooter } from '@/components/ui/form-dialog-footer';
 import { Field } from '@/components/ui/field';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { fetchMe, meQueryKey } from '@/features/auth/session';
-import { setLanguage } from '@/i18n';
+import { LANGUAGES, setLanguage } from '@/i18n';
 import { api } from '@/lib/api';
 import { errorText } from '@/lib/api-client';
 import { useAppStore } from '@/stores/app-store';
@@ -23,7 +17,7 @@ import { toast } from '@/stores/toasts';
 
 /** My profile: names, job title and language (English or French), which also switches the interface. */
 export function ProfileDialog({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const user = useAppStore((s) => s.user);
   const [form, setForm] = useState({
@@ -41,23 +35,32 @@ export function ProfileDialog({ open, onOpenChange }: { open: boolean; onOpenCha
         firstName: user.firstName,
         lastName: user.lastName,
         jobTitle: user.jobTitle,
-        language_preference: user.language_preference,
+        // The language on screen: saving must not switch the interface to a preference it does not show.
+        language_preference: (LANGUAGES as readonly string[]).includes(i18n.resolvedLanguage ?? '')
+          ? (i18n.resolvedLanguage as Language)
+          : user.language_preference,
       });
       setTried(false);
     }
-  }, [open, user]);
+  }, [open, user, i18n.resolvedLanguage]);
+
+  // The server's own rules (packages/schemas): names and job title optional, within their lengths.
+  const errors = profileProblems(form);
+  const shown = (field: keyof typeof errors) =>
+    tried && errors[field] ? t('profileRules.tooLong', { max: errors[field] }) : undefined;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setTried(true);
-    if (!form.firstName.trim() || !form.lastName.trim()) return;
+    if (Object.keys(errors).length > 0) return;
     setBusy(true);
     try {
       await api.patch('/users/profile/me', form);
       await setLanguage(form.language_preference);
       const me = await queryClient.fetchQuery({ queryKey: meQueryKey, queryFn: fetchMe, staleTime: 0 });
       useAppStore.getState().setUser(me);
-      toast.success(t('profile.saved'));
+      // In the language just chosen (the `t` of this render still speaks the previous one).
+      toast.success(i18n.t('profile.saved'));
       onOpenChange(false);
     } catch (error) {
       toast.error(t('profile.error'), errorText(error, t('errors.unknown')));
@@ -79,19 +82,23 @@ export function ProfileDialog({ open, onOpenChange }: { open: boolean; onOpenCha
               label={t('common.firstName')}
               value={form.firstName}
               onChange={(e) => setForm({ ...form, firstName: e.target.value })}
-              error={tried && !form.firstName.trim() ? t('common.required') : undefined}
+              maxLength={PROFILE_LIMITS.firstName}
+              error={shown('firstName')}
             />
             <Field
               label={t('common.lastName')}
               value={form.lastName}
               onChange={(e) => setForm({ ...form, lastName: e.target.value })}
-              error={tried && !form.lastName.trim() ? t('common.required') : undefined}
+              maxLength={PROFILE_LIMITS.lastName}
+              error={shown('lastName')}
             />
           </div>
           <Field
             label={t('common.jobTitle')}
             value={form.jobTitle}
             onChange={(e) => setForm({ ...form, jobTitle: e.target.value })}
+            maxLength={PROFILE_LIMITS.jobTitle}
+            error={shown('jobTitle')}
           />
           <div className="grid gap-1.5">
             <Label htmlFor="profile-language">{t('common.language')}</Label>
@@ -108,14 +115,7 @@ export function ProfileDialog({ open, onOpenChange }: { open: boolean; onOpenCha
               </SelectContent>
             </Select>
           </div>
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" disabled={busy}>
-              {t('common.save')}
-            </Button>
-          </DialogFooter>
+          <FormDialogFooter action="save" disabled={busy} onCancel={() => onOpenChange(false)} />
         </form>
       </DialogContent>
     </Dialog>

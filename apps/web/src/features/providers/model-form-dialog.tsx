@@ -2,15 +2,8 @@ import type { ModelType, ModelWithProvider, Provider } from '@atelier/schemas';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { FormDialogFooter } from '@/components/ui/form-dialog-footer';
 import { Field } from '@/components/ui/field';
 import { errorText } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
@@ -162,14 +155,7 @@ export function ModelFormDialog({
             onChange={(prices) => set({ prices })}
             invalid={tried ? invalid : []}
           />
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" disabled={busy}>
-              {t(model ? 'common.update' : 'common.create')}
-            </Button>
-          </DialogFooter>
+          <FormDialogFooter action={model ? 'update' : 'create'} disabled={busy} onCancel={onClose} />
         </form>
       </DialogContent>
     </Dialog>

@@ -37,7 +37,7 @@ export function ModelsTable({
     );
 
   return (
-    <div className="grid">
+    <div className="grid min-w-0 grid-cols-1">
       <div className="flex flex-wrap items-center gap-2 border-b p-3">
         <Label htmlFor={filterId} className="text-muted-foreground">
           {t('providers.models.filter')}
@@ -67,7 +67,7 @@ export function ModelsTable({
           </Button>
         </div>
       ) : (
-        <Table data-testid="models-table">
+        <Table data-testid="models-table" stack>
           <TableHeader>
             <TableRow>
               <TableHead>{t('providers.models.name')}</TableHead>
@@ -82,11 +82,16 @@ export function ModelsTable({
           <TableBody>
             {shown.map((model) => (
               <TableRow key={model.id}>
-                <TableCell className="whitespace-nowrap font-medium">
+                <TableCell className="whitespace-nowrap font-medium" label={t('providers.models.name')}>
                   {model.name || model.model_name}
                 </TableCell>
-                <TableCell className="whitespace-nowrap font-mono text-xs">{model.model_name}</TableCell>
-                <TableCell>
+                <TableCell
+                  className="whitespace-nowrap font-mono text-xs"
+                  label={t('providers.models.modelName')}
+                >
+                  {model.model_name}
+                </TableCell>
+                <TableCell label={t('providers.models.type')}>
                   <Badge
                     variant="secondary"
                     className="whitespace-nowrap text-xs font-medium normal-case tracking-normal"
@@ -94,15 +99,20 @@ export function ModelsTable({
                     {t(modelTypeKey(model.model_type))}
                   </Badge>
                 </TableCell>
-                <TableCell className="whitespace-nowrap">{model.provider.name}</TableCell>
-                <TableCell className="whitespace-nowrap text-xs">{price(model)}</TableCell>
+                <TableCell className="whitespace-nowrap" label={t('providers.models.provider')}>
+                  {model.provider.name}
+                </TableCell>
+                <TableCell className="whitespace-nowrap text-xs" label={t('providers.models.price')}>
+                  {price(model)}
+                </TableCell>
                 <TableCell
                   className="max-w-64 truncate text-muted-foreground"
                   title={model.description || undefined}
+                  label={t('providers.models.description')}
                 >
                   {model.description || '—'}
                 </TableCell>
-                <TableCell className="whitespace-nowrap text-right">
+                <TableCell className="whitespace-nowrap text-right" actions>
                   <Button
                     variant="ghost"
                     size="icon"

@@ -1,17 +1,9 @@
 import type { Provider, ProviderKindInfo } from '@atelier/schemas';
 import { useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { FormDialogFooter } from '@/components/ui/form-dialog-footer';
 import { Field } from '@/components/ui/field';
 import { errorText } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
@@ -179,19 +171,12 @@ export function ProviderDialog({
                 hint={setting.required ? undefined : t('providers.form.optional')}
               />
             ))}
-            <DialogFooter>
-              {editing ? null : (
-                <Button type="button" variant="ghost" className="sm:mr-auto" onClick={() => setKind(null)}>
-                  <ArrowLeft /> {t('providers.form.back')}
-                </Button>
-              )}
-              <Button type="button" variant="outline" onClick={onClose}>
-                {t('common.cancel')}
-              </Button>
-              <Button type="submit" disabled={busy}>
-                {t(editing ? 'common.update' : 'common.create')}
-              </Button>
-            </DialogFooter>
+            <FormDialogFooter
+              action={editing ? 'update' : 'create'}
+              disabled={busy}
+              onCancel={onClose}
+              back={editing ? null : { label: t('providers.form.back'), onClick: () => setKind(null) }}
+            />
           </form>
         )}
       </DialogContent>

@@ -57,7 +57,7 @@ export function ChatbotCard({ chatbot, ...actions }: ChatbotActions & { chatbot:
           <Badge variant="secondary" className="text-xs font-medium normal-case tracking-normal">
             {t(typeKey(chatbot.type))}
           </Badge>
-          <StatusBadge published={chatbot.is_published} />
+          <StatusBadge published={chatbot.is_published} changes={chatbot.has_unpublished_changes} />
         </div>
       </div>
       <p className="line-clamp-2 px-4 text-sm text-muted-foreground" title={chatbot.description || undefined}>

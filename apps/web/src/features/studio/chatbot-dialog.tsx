@@ -3,15 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { FormDialogFooter } from '@/components/ui/form-dialog-footer';
 import { Field } from '@/components/ui/field';
 import { errorText } from '@/lib/api-client';
 import { cn } from '@/lib/utils';
@@ -138,14 +131,7 @@ export function ChatbotDialog(props: ChatbotDialogProps) {
               ))}
             </fieldset>
           )}
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" disabled={busy}>
-              {t(creating ? 'common.create' : 'common.update')}
-            </Button>
-          </DialogFooter>
+          <FormDialogFooter action={creating ? 'create' : 'update'} disabled={busy} onCancel={onClose} />
         </form>
       </DialogContent>
     </Dialog>

@@ -59,15 +59,27 @@ export function Switch({ className, ...props }: ComponentProps<typeof S.Root>) {
 }
 
 /** Published or draft. */
-export function StatusBadge({ published }: { published: boolean }) {
+export function StatusBadge({ published, changes = false }: { published: boolean; changes?: boolean }) {
   const { t } = useTranslation();
   return (
-    <Badge
-      variant={published ? 'default' : 'outline'}
-      className="whitespace-nowrap text-xs font-medium normal-case tracking-normal"
-    >
-      {t(published ? 'studio.status.published' : 'studio.status.draft')}
-    </Badge>
+    <span className="inline-flex flex-wrap items-center gap-1">
+      <Badge
+        variant={published ? 'default' : 'outline'}
+        className="whitespace-nowrap text-xs font-medium normal-case tracking-normal"
+      >
+        {t(published ? 'studio.status.published' : 'studio.status.draft')}
+      </Badge>
+      {published && changes ? (
+        <Badge
+          variant="outline"
+          data-testid="unpublished-changes"
+          title={t('drafts.unpublishedHint')}
+          className="whitespace-nowrap border-amber-500/60 text-xs font-medium normal-case tracking-normal text-amber-700 dark:text-amber-400"
+        >
+          {t('drafts.unpublished')}
+        </Badge>
+      ) : null}
+    </span>
   );
 }
 

@@ -90,38 +90,15 @@ export const simpleConfigBody = (form: SimpleForm): SimpleConfigBody => ({
 export function isDirty(form: SimpleForm, saved: SimpleForm): boolean {
   const sorted = (ids: string[]) => [...ids].sort().join(',');
   return (
-    form.name !== saved.name ||
-    form.description !== saved.description ||
+    // The server trims both: "Name " saved is "Name", not an unsaved change.
+    form.name.trim() !== saved.name.trim() ||
+    form.description.trim() !== saved.description.trim() ||
     form.instruction !== saved.instruction ||
     form.modelId !== saved.modelId ||
     (form.fallbackModelId ?? null) !== (saved.fallbackModelId ?? null) ||
     form.storeConversations !== saved.storeConversations ||
     sorted(form.collectionIds) !== sorted(saved.collectionIds)
   );
-}
-
-/** The curl calls an integrator makes: a token, a conversation, then the streamed answer. */
-export function integrationSnippets(apiUrl: string, chatbotId: string) {
-  const base = apiUrl.replace(/\/+$/, '');
-  return {
-    token: [
-      `curl -X POST ${base}/token \\`,
-      `  -H 'content-type: application/json' \\`,
-      `  -d '{"email": "you@example.com", "password": "…"}'`,
-    ].join('\n'),
-    conversation: [
-      `curl -X POST ${base}/chat-interface/conversations \\`,
-      `  -H "authorization: Bearer $TOKEN" \\`,
-      `  -H 'content-type: application/json' \\`,
-      `  -d '{"title": "Support", "chatbot_id": "${chatbotId}"}'`,
-    ].join('\n'),
-    message: [
-      `curl -N -X POST ${base}/chat-interface/conversations/$CONVERSATION_ID/simple/message \\`,
-      `  -H "authorization: Bearer $TOKEN" \\`,
-      `  -H 'content-type: application/json' \\`,
-      `  -d '{"messages": [{"role": "user", "content": "Hello!"}]}'`,
-    ].join('\n'),
-  };
 }
 
 /** The API answers 404 for an unknown chatbot, and 400 or 422 for an id that cannot be one. */

@@ -1,4 +1,5 @@
 import type { ModelWithProvider } from '@atelier/schemas';
+import { Link } from '@tanstack/react-router';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -68,7 +69,7 @@ export function ModelSelect({
   );
 }
 
-/** Knowledge collections to search before answering; none exist until that capability arrives. */
+/** Knowledge collections to search before answering: any number of the workspace's collections. */
 export function CollectionsField({
   collections,
   value,
@@ -89,7 +90,10 @@ export function CollectionsField({
       <legend className="mb-1.5 text-sm font-medium">{t('studio.simple.collections')}</legend>
       {collections.length === 0 ? (
         <p className="rounded-md border border-dashed px-3 py-2 text-sm text-muted-foreground">
-          {t('studio.simple.noCollections')}
+          {t('studio.simple.noCollections')}{' '}
+          <Link to="/knowledges/collections/create" className="font-medium text-primary hover:underline">
+            {t('studio.simple.createCollection')}
+          </Link>
         </p>
       ) : (
         <ul className="grid max-h-48 gap-1 overflow-y-auto rounded-md border p-2">

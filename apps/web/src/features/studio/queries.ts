@@ -1,4 +1,12 @@
-import type { Chatbot, ChatbotType, ModelWithProvider, SimpleConfigBody, User } from '@atelier/schemas';
+import type {
+  ApiKey,
+  Chatbot,
+  ChatbotType,
+  CreatedApiKey,
+  ModelWithProvider,
+  SimpleConfigBody,
+  User,
+} from '@atelier/schemas';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { CHAT_MODEL_TYPES } from '@/lib/model-types';
@@ -6,6 +14,7 @@ import { CHAT_MODEL_TYPES } from '@/lib/model-types';
 export const chatbotsKey = (workspaceId: string) => ['chatbots', workspaceId] as const;
 export const chatbotKey = (id: string) => ['chatbot', id] as const;
 export const chatbotUsersKey = (id: string) => ['chatbot-users', id] as const;
+export const apiKeysKey = (id: string) => ['api-keys', id] as const;
 
 const q = encodeURIComponent;
 
@@ -90,3 +99,28 @@ export const grantAccess = (id: string, userId: string) =>
   api.post(`/chatbots/${q(id)}/users/${q(userId)}/grant`);
 export const revokeAccess = (id: string, userId: string) =>
   api.del(`/chatbots/${q(id)}/users/${q(userId)}/revoke`);
+
+export const useApiKeys = (chatbotId: string) =>
+  useQuery({
+    queryKey: apiKeysKey(chatbotId),
+    queryFn: async () =>
+      (await api.get<{ api_keys: ApiKey[] }>(`/chatbots/${q(chatbotId)}/api_keys`)).api_keys,
+  });
+export const createApiKey = (chatbotId: string, name: string) =>
+  api.post<CreatedApiKey>(`/chatbots/${q(chatbotId)}/api_keys`, { name });
+export const revokeApiKey = (chatbotId: string, keyId: string) =>
+  api.del(`/chatbots/${q(chatbotId)}/api_keys/${q(keyId)}`);
+
+/** The input fields a chatflow or workflow asks for (their names fill the guide's snippets). */
+export const useInputFieldNames = (chatbotId: string, enabled: boolean) =>
+  useQuery({
+    queryKey: ['input-fields', chatbotId],
+    queryFn: async () =>
+      (
+        await api.get<{ input_fields: { name: string }[] }>(
+          `/chat-interface/chatbots/${q(chatbotId)}/input-fields`,
+        )
+      ).input_fields.map((f) => f.name),
+    enabled,
+    retry: false,
+  });

@@ -55,15 +55,15 @@ function SimpleChatbotView({ chatbotId }: { chatbotId: string }) {
 
   const bot = chatbot.data;
   return (
-    <div className="mx-auto grid w-full max-w-4xl gap-6" data-testid="simple-chatbot-page">
-      <div className="grid gap-2">
+    <div className="mx-auto grid w-full max-w-4xl grid-cols-1 gap-6" data-testid="simple-chatbot-page">
+      <div className="grid grid-cols-1 gap-2">
         <BackLink />
         <div className="flex flex-wrap items-center gap-2">
           <h1 className="min-w-0 truncate text-2xl font-semibold tracking-tight">{bot.name}</h1>
           <Badge variant="secondary" className="text-xs font-medium normal-case tracking-normal">
             {t(typeKey(bot.type))}
           </Badge>
-          <StatusBadge published={bot.is_published} />
+          <StatusBadge published={bot.is_published} changes={bot.has_unpublished_changes} />
         </div>
         <p className="text-sm text-muted-foreground">{t('studio.simple.description')}</p>
       </div>

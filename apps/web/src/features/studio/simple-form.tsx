@@ -2,12 +2,15 @@ import type { Chatbot } from '@atelier/schemas';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Loader2, Rocket, Save } from 'lucide-react';
-import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Label } from '@/components/ui/label';
+import { DraftBanner } from '@/features/drafts/draft-banner';
+import { LeaveGuard } from '@/features/drafts/leave-guard';
+import { draftStore, draftToOffer, draftWriter } from '@/features/drafts/local-draft';
 import { errorText } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
 import { Switch, TextAreaField } from './controls';
@@ -21,6 +24,9 @@ import {
   useChatModels,
   useKnowledgeCollections,
 } from './queries';
+
+/** A simple chatbot's unsaved settings, kept in this browser. */
+const simpleDrafts = draftStore<Form>('atelier-simple-draft');
 
 /** The simple chatbot's settings: identity, instruction, models, knowledge and analytics. */
 export function SimpleForm({ chatbot }: { chatbot: Chatbot }) {
@@ -40,12 +46,19 @@ export function SimpleForm({ chatbot }: { chatbot: Chatbot }) {
   const set = (patch: Partial<Form>) => setForm((f) => ({ ...f, ...patch }));
   const shown = (key: string | undefined) => (tried && key ? t(key) : undefined);
 
+  // Unsaved edits are kept in this browser and offered back on the next visit, as in the flow editors.
+  const [found, setFound] = useState(() => draftToOffer(simpleDrafts, chatbot.id, saved, isDirty));
+  const [writer] = useState(() => draftWriter<Form>((value) => simpleDrafts.write(chatbot.id, value)));
+  const dirtyNow = useRef(dirty);
+  dirtyNow.current = dirty;
+  useEffect(() => writer.changed(dirty ? () => form : null), [writer, form, dirty]);
   useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
+    const stop = writer.flushWhenHidden();
+    return () => {
+      stop();
+      writer.flush();
+    };
+  }, [writer]);
 
   async function submit(publish: boolean, event?: FormEvent) {
     event?.preventDefault();
@@ -54,6 +67,8 @@ export function SimpleForm({ chatbot }: { chatbot: Chatbot }) {
     setBusy(publish ? 'publish' : 'save');
     try {
       await saveSimpleConfig(chatbot.id, simpleConfigBody(form));
+      writer.changed(null);
+      simpleDrafts.clear(chatbot.id);
       if (publish) {
         try {
           await publishChatbot(chatbot.id);
@@ -76,6 +91,21 @@ export function SimpleForm({ chatbot }: { chatbot: Chatbot }) {
   const noModels = models.isSuccess && modelList.length === 0;
   return (
     <form onSubmit={(e) => void submit(false, e)} className="grid gap-6" noValidate>
+      {found ? (
+        <DraftBanner
+          className="rounded-xl border"
+          savedAt={found.savedAt}
+          onRestore={() => {
+            setForm(found.value);
+            setFound(null);
+          }}
+          onDiscard={() => {
+            simpleDrafts.clear(chatbot.id);
+            setFound(null);
+          }}
+        />
+      ) : null}
+      <LeaveGuard dirty={() => dirtyNow.current} />
       <section className="grid gap-4 rounded-xl border bg-card p-4 sm:p-6">
         <div className="grid gap-4 sm:grid-cols-2">
           <Field

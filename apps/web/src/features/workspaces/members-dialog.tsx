@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { errorText } from '@/lib/api-client';
+import { useAppStore } from '@/stores/app-store';
 import { toast } from '@/stores/toasts';
 import { changeMemberRole, membersKey, removeMember, useMembers } from './queries';
 import { WorkspaceRoleSelect } from './role-select';
@@ -21,6 +22,7 @@ export function MembersDialog({
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const members = useMembers(workspace.id, open);
+  const me = useAppStore((s) => s.user);
   const refresh = () => queryClient.invalidateQueries({ queryKey: membersKey(workspace.id) });
 
   async function run(action: () => Promise<unknown>, success: string) {
@@ -48,39 +50,51 @@ export function MembersDialog({
           <p className="text-sm text-muted-foreground">{t('workspaceSelection.members.empty')}</p>
         ) : (
           <ul className="divide-y rounded-lg border">
-            {members.data.map((member) => (
-              <li key={member.id} className="flex flex-wrap items-center gap-3 p-3">
-                <div className="min-w-0 flex-1">
-                  <p className="truncate text-sm font-medium">
-                    {`${member.firstName} ${member.lastName}`.trim() || member.email}
-                  </p>
-                  <p className="truncate text-xs text-muted-foreground">{member.email}</p>
-                </div>
-                <WorkspaceRoleSelect
-                  label={t('workspaceSelection.members.role', { name: member.email })}
-                  value={member.workspace_role_id}
-                  onChange={(role) =>
-                    void run(
-                      () => changeMemberRole(workspace.id, member.id, role),
-                      t('workspaceSelection.members.updateSuccess'),
-                    )
-                  }
-                />
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  aria-label={t('workspaceSelection.members.remove', { name: member.email })}
-                  onClick={() =>
-                    void run(
-                      () => removeMember(workspace.id, member.id),
-                      t('workspaceSelection.members.removeSuccess'),
-                    )
-                  }
-                >
-                  <Trash2 />
-                </Button>
-              </li>
-            ))}
+            {members.data.map((member) => {
+              // The server keeps a workspace admin's own admin access (409): say so rather than fail.
+              const ownAdmin =
+                member.id === me?.id && me.user_role_id !== 'admin' && member.workspace_role_id === 'admin';
+              return (
+                <li key={member.id} className="flex flex-wrap items-center gap-3 p-3">
+                  <div className="min-w-0 flex-1">
+                    <p className="truncate text-sm font-medium">
+                      {`${member.firstName} ${member.lastName}`.trim() || member.email}
+                    </p>
+                    <p className="truncate text-xs text-muted-foreground">{member.email}</p>
+                    {ownAdmin && (
+                      <p className="text-xs text-muted-foreground" data-testid="own-admin-note">
+                        {t('members.ownAdmin')}
+                      </p>
+                    )}
+                  </div>
+                  <WorkspaceRoleSelect
+                    label={t('workspaceSelection.members.role', { name: member.email })}
+                    value={member.workspace_role_id}
+                    disabled={ownAdmin}
+                    onChange={(role) =>
+                      void run(
+                        () => changeMemberRole(workspace.id, member.id, role),
+                        t('workspaceSelection.members.updateSuccess'),
+                      )
+                    }
+                  />
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    aria-label={t('workspaceSelection.members.remove', { name: member.email })}
+                    disabled={ownAdmin}
+                    onClick={() =>
+                      void run(
+                        () => removeMember(workspace.id, member.id),
+                        t('workspaceSelection.members.removeSuccess'),
+                      )
+                    }
+                  >
+                    <Trash2 />
+                  </Button>
+                </li>
+              );
+            })}
           </ul>
         )}
       </DialogContent>

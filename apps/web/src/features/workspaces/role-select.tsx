@@ -8,6 +8,7 @@ export function WorkspaceRoleSelect({
   label,
   id,
   wide = false,
+  disabled = false,
 }: {
   value: string | undefined;
   onChange(value: string): void;
@@ -15,11 +16,12 @@ export function WorkspaceRoleSelect({
   id?: string;
   /** Full width in a form; a fixed width beside a member's name. */
   wide?: boolean;
+  disabled?: boolean;
 }) {
   const { t } = useTranslation();
   const roles = useWorkspaceRoles();
   return (
-    <Select value={value ?? ''} onValueChange={onChange}>
+    <Select value={value ?? ''} onValueChange={onChange} disabled={disabled}>
       <SelectTrigger id={id} aria-label={label} className={wide ? undefined : 'w-48 shrink-0'}>
         <SelectValue placeholder={t('workspaceSelection.share.selectRole')} />
       </SelectTrigger>

@@ -1,15 +1,8 @@
 import type { Workspace } from '@atelier/schemas';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { FormDialogFooter } from '@/components/ui/form-dialog-footer';
 import { Field } from '@/components/ui/field';
 import { useAppStore } from '@/stores/app-store';
 import { toast } from '@/stores/toasts';
@@ -90,14 +83,11 @@ export function WorkspaceDialog({
             autoFocus
             onChange={(e) => setName(e.target.value)}
           />
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" disabled={!name.trim() || saving}>
-              {t(editing ? 'common.update' : 'common.create')}
-            </Button>
-          </DialogFooter>
+          <FormDialogFooter
+            action={editing ? 'update' : 'create'}
+            disabled={!name.trim() || saving}
+            onCancel={onClose}
+          />
         </form>
       </DialogContent>
     </Dialog>

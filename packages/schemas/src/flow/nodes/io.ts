@@ -4,23 +4,22 @@ import { inputCustomField } from '../values';
 
 export const inputNode = defineNode({
   type: 'input',
-  label: 'Input',
+  label: 'nodeCatalog.nodes.input.label',
   category: 'io',
-  description:
-    "Where a run starts: the user's message (query), the conversation so far (history) and the custom fields the chatbot asks for.",
+  description: 'nodeCatalog.nodes.input.description',
   fields: z
     .array(inputCustomField)
     .max(50)
     .default(() => []),
-  fieldMeta: [{ name: 'fields', label: 'Custom fields', kind: 'custom-fields', required: false }],
+  fieldMeta: [{ name: 'fields', label: 'nodeCatalog.fields.fields', kind: 'custom-fields', required: false }],
   outputs: ['query', 'history'],
 });
 
 export const outputNode = defineNode({
   type: 'output',
-  label: 'Output',
+  label: 'nodeCatalog.nodes.output.label',
   category: 'io',
-  description: 'What the run answers: the response shown to the user, plus any structured values.',
+  description: 'nodeCatalog.nodes.output.description',
   fields: z
     .object({
       response: text(),
@@ -29,13 +28,13 @@ export const outputNode = defineNode({
     })
     .prefault({}),
   fieldMeta: [
-    { name: 'response', label: 'Response', kind: 'textarea', required: false },
+    { name: 'response', label: 'nodeCatalog.fields.response', kind: 'textarea', required: false },
     {
       name: 'structured_output',
-      label: 'Structured output',
+      label: 'nodeCatalog.fields.structuredOutput',
       kind: 'json',
       required: false,
-      help: 'An object of named values added to the outputs.',
+      help: 'nodeCatalog.help.structuredOutput',
     },
   ],
   outputs: ['response'],

@@ -3,9 +3,9 @@ import { anyValue, bool, choice, defineNode, type FieldMeta, jsonObject, num, te
 
 export const knowledgeRetrieveNode = defineNode({
   type: 'knowledge_retrieve',
-  label: 'Knowledge retrieve',
+  label: 'nodeCatalog.nodes.knowledge_retrieve.label',
   category: 'knowledge',
-  description: 'Finds the passages of a knowledge collection closest to a query.',
+  description: 'nodeCatalog.nodes.knowledge_retrieve.description',
   fields: z
     .object({
       query: text(),
@@ -15,15 +15,22 @@ export const knowledgeRetrieveNode = defineNode({
     })
     .prefault({}),
   fieldMeta: [
-    { name: 'collection_id', label: 'Collection', kind: 'collection', required: true },
-    { name: 'query', label: 'Query', kind: 'textarea', required: true },
-    { name: 'number_documents', label: 'Documents', kind: 'number', required: false, min: 1, max: 100 },
+    { name: 'collection_id', label: 'nodeCatalog.fields.collectionId', kind: 'collection', required: true },
+    { name: 'query', label: 'nodeCatalog.fields.query', kind: 'textarea', required: true },
+    {
+      name: 'number_documents',
+      label: 'nodeCatalog.fields.numberDocuments',
+      kind: 'number',
+      required: false,
+      min: 1,
+      max: 100,
+    },
     {
       name: 'filter_content',
-      label: 'Metadata filter',
+      label: 'nodeCatalog.fields.filterContent',
       kind: 'text',
       required: false,
-      help: 'Keep only passages whose metadata match this expression.',
+      help: 'nodeCatalog.help.filterContent',
     },
   ],
   outputs: ['documents', 'context'],
@@ -31,17 +38,23 @@ export const knowledgeRetrieveNode = defineNode({
 
 export const rerankerNode = defineNode({
   type: 'reranker',
-  label: 'Reranker',
+  label: 'nodeCatalog.nodes.reranker.label',
   category: 'knowledge',
-  description: 'Orders documents by relevance to a query with a rerank model and keeps the best.',
+  description: 'nodeCatalog.nodes.reranker.description',
   fields: z
     .object({ query: text(), model_id: text(), top_k: num(5, 1, 100), documents: anyValue() })
     .prefault({}),
   fieldMeta: [
-    { name: 'model_id', label: 'Model', kind: 'model', modelType: 'rerank', required: true },
-    { name: 'query', label: 'Query', kind: 'textarea', required: true },
-    { name: 'documents', label: 'Documents', kind: 'text', required: true },
-    { name: 'top_k', label: 'Keep', kind: 'number', required: false, min: 1, max: 100 },
+    {
+      name: 'model_id',
+      label: 'nodeCatalog.fields.modelId',
+      kind: 'model',
+      modelType: 'rerank',
+      required: true,
+    },
+    { name: 'query', label: 'nodeCatalog.fields.query', kind: 'textarea', required: true },
+    { name: 'documents', label: 'nodeCatalog.fields.documents', kind: 'text', required: true },
+    { name: 'top_k', label: 'nodeCatalog.fields.topK', kind: 'number', required: false, min: 1, max: 100 },
   ],
   outputs: ['documents'],
 });
@@ -50,31 +63,31 @@ const storeModes = ['collection', 'custom'] as const;
 const storeTargetMeta: FieldMeta[] = [
   {
     name: 'mode',
-    label: 'Store in',
+    label: 'nodeCatalog.fields.mode',
     kind: 'select',
     required: false,
     options: [
-      { value: 'collection', label: 'An existing collection' },
-      { value: 'custom', label: 'A collection of a connector, by name' },
+      { value: 'collection', label: 'nodeCatalog.options.mode.collection' },
+      { value: 'custom', label: 'nodeCatalog.options.mode.custom' },
     ],
   },
   {
     name: 'collection_id',
-    label: 'Collection',
+    label: 'nodeCatalog.fields.collectionId',
     kind: 'collection',
     required: true,
     visibleWhen: { field: 'mode', equals: 'collection' },
   },
   {
     name: 'rag_connector_id',
-    label: 'Connector',
+    label: 'nodeCatalog.fields.ragConnectorId',
     kind: 'connector',
     required: true,
     visibleWhen: { field: 'mode', equals: 'custom' },
   },
   {
     name: 'collection_name',
-    label: 'Collection name',
+    label: 'nodeCatalog.fields.collectionName',
     kind: 'text',
     required: true,
     visibleWhen: { field: 'mode', equals: 'custom' },
@@ -83,9 +96,9 @@ const storeTargetMeta: FieldMeta[] = [
 
 export const vectorStoreInsertNode = defineNode({
   type: 'vector_store_insert',
-  label: 'Vector store insert',
+  label: 'nodeCatalog.nodes.vector_store_insert.label',
   category: 'knowledge',
-  description: 'Embeds documents and stores them in a collection.',
+  description: 'nodeCatalog.nodes.vector_store_insert.description',
   fields: z
     .object({
       documents: anyValue(),
@@ -98,11 +111,11 @@ export const vectorStoreInsertNode = defineNode({
     })
     .prefault({}),
   fieldMeta: [
-    { name: 'documents', label: 'Documents', kind: 'text', required: true },
+    { name: 'documents', label: 'nodeCatalog.fields.documents', kind: 'text', required: true },
     ...storeTargetMeta,
     {
       name: 'embeddings_model_id',
-      label: 'Embeddings model',
+      label: 'nodeCatalog.fields.embeddingsModelId',
       kind: 'model',
       modelType: 'text-embeddings',
       required: true,
@@ -110,10 +123,10 @@ export const vectorStoreInsertNode = defineNode({
     },
     {
       name: 'smart_insertion',
-      label: 'Smart insertion',
+      label: 'nodeCatalog.fields.smartInsertion',
       kind: 'boolean',
       required: false,
-      help: 'Skip documents whose content is already stored.',
+      help: 'nodeCatalog.help.smartInsertion',
     },
   ],
   outputs: ['inserted', 'collection_id'],
@@ -121,9 +134,9 @@ export const vectorStoreInsertNode = defineNode({
 
 export const vectorStoreDeleteNode = defineNode({
   type: 'vector_store_delete',
-  label: 'Vector store record delete',
+  label: 'nodeCatalog.nodes.vector_store_delete.label',
   category: 'knowledge',
-  description: 'Deletes the records of a collection that match a condition on their metadata.',
+  description: 'nodeCatalog.nodes.vector_store_delete.description',
   fields: z
     .object({
       deletion_condition_expr: text(),
@@ -137,7 +150,7 @@ export const vectorStoreDeleteNode = defineNode({
   fieldMeta: [
     {
       name: 'deletion_condition_expr',
-      label: 'Delete records where',
+      label: 'nodeCatalog.fields.deletionConditionExpr',
       kind: 'text',
       required: true,
       placeholder: 'source == "https://example.com/page"',
@@ -145,10 +158,10 @@ export const vectorStoreDeleteNode = defineNode({
     ...storeTargetMeta,
     {
       name: 'continue_on_failure',
-      label: 'Continue on failure',
+      label: 'nodeCatalog.fields.continueOnFailure',
       kind: 'boolean',
       required: false,
-      help: 'A failed deletion reports zero deleted records instead of failing the node.',
+      help: 'nodeCatalog.help.continueOnFailure',
     },
   ],
   outputs: ['deleted', 'error'],
@@ -156,18 +169,18 @@ export const vectorStoreDeleteNode = defineNode({
 
 export const metadataExtractionNode = defineNode({
   type: 'metadata_extraction',
-  label: 'Document metadata field extraction',
+  label: 'nodeCatalog.nodes.metadata_extraction.label',
   category: 'knowledge',
-  description: "Reads one field of a document's metadata (or of each document of a list).",
+  description: 'nodeCatalog.nodes.metadata_extraction.description',
   fields: z.object({ document: anyValue(), metadata_field: text() }).prefault({}),
   fieldMeta: [
-    { name: 'document', label: 'Document(s)', kind: 'text', required: true },
+    { name: 'document', label: 'nodeCatalog.fields.document', kind: 'text', required: true },
     {
       name: 'metadata_field',
-      label: 'Metadata field',
+      label: 'nodeCatalog.fields.metadataField',
       kind: 'text',
       required: true,
-      help: 'A key, or a dotted path such as author.name.',
+      help: 'nodeCatalog.help.metadataField',
     },
   ],
   outputs: ['value'],
@@ -175,20 +188,20 @@ export const metadataExtractionNode = defineNode({
 
 export const metadataUpdateNode = defineNode({
   type: 'metadata_update',
-  label: 'Document metadata update',
+  label: 'nodeCatalog.nodes.metadata_update.label',
   category: 'knowledge',
-  description: 'Sets metadata fields on documents.',
+  description: 'nodeCatalog.nodes.metadata_update.description',
   fields: z.object({ documents: anyValue(), metadata: jsonObject(), overwrite: bool(true) }).prefault({}),
   fieldMeta: [
-    { name: 'documents', label: 'Documents', kind: 'text', required: true },
+    { name: 'documents', label: 'nodeCatalog.fields.documents', kind: 'text', required: true },
     {
       name: 'metadata',
-      label: 'Metadata',
+      label: 'nodeCatalog.fields.metadata',
       kind: 'json',
       required: true,
-      help: 'An object of values to set.',
+      help: 'nodeCatalog.help.metadata',
     },
-    { name: 'overwrite', label: 'Overwrite existing values', kind: 'boolean', required: false },
+    { name: 'overwrite', label: 'nodeCatalog.fields.overwrite', kind: 'boolean', required: false },
   ],
   outputs: ['documents'],
 });

@@ -3,18 +3,24 @@ import { bool, choice, defineNode, jsonObject, num, options, text } from '../fie
 
 export const gitbookLoaderNode = defineNode({
   type: 'gitbook_loader',
-  label: 'GitBook loader',
+  label: 'nodeCatalog.nodes.gitbook_loader.label',
   category: 'loaders',
-  description: 'Loads the pages of a GitBook site as documents.',
+  description: 'nodeCatalog.nodes.gitbook_loader.description',
   fields: z.object({ url: text(), load_all_paths: bool(false) }).prefault({}),
   fieldMeta: [
-    { name: 'url', label: 'URL', kind: 'text', required: true, placeholder: 'https://docs.example.com' },
+    {
+      name: 'url',
+      label: 'nodeCatalog.fields.url',
+      kind: 'text',
+      required: true,
+      placeholder: 'https://docs.example.com',
+    },
     {
       name: 'load_all_paths',
-      label: 'Load every page',
+      label: 'nodeCatalog.fields.loadAllPaths',
       kind: 'boolean',
       required: false,
-      help: 'Follow the sitemap instead of loading the one page.',
+      help: 'nodeCatalog.help.loadAllPaths',
     },
   ],
   outputs: ['documents'],
@@ -22,9 +28,9 @@ export const gitbookLoaderNode = defineNode({
 
 export const notionLoaderNode = defineNode({
   type: 'notion_loader',
-  label: 'Notion database loader',
+  label: 'nodeCatalog.nodes.notion_loader.label',
   category: 'loaders',
-  description: 'Loads the pages of a Notion database as documents.',
+  description: 'nodeCatalog.nodes.notion_loader.description',
   fields: z
     .object({
       integration_token: text(),
@@ -34,42 +40,53 @@ export const notionLoaderNode = defineNode({
     })
     .prefault({}),
   fieldMeta: [
-    { name: 'integration_token', label: 'Integration token', kind: 'secret', required: true },
-    { name: 'database_id', label: 'Database id', kind: 'text', required: true },
+    {
+      name: 'integration_token',
+      label: 'nodeCatalog.fields.integrationToken',
+      kind: 'secret',
+      required: true,
+    },
+    { name: 'database_id', label: 'nodeCatalog.fields.databaseId', kind: 'text', required: true },
     {
       name: 'filter_object',
-      label: 'Filter',
+      label: 'nodeCatalog.fields.filterObject',
       kind: 'json',
       required: false,
-      help: 'A Notion database query filter object; empty loads every page.',
+      help: 'nodeCatalog.help.filterObject',
     },
-    { name: 'request_timeout_sec', label: 'Request timeout (s)', kind: 'number', required: false, min: 1 },
+    {
+      name: 'request_timeout_sec',
+      label: 'nodeCatalog.fields.requestTimeoutSec',
+      kind: 'number',
+      required: false,
+      min: 1,
+    },
   ],
   outputs: ['documents'],
 });
 
 export const figmaLoaderNode = defineNode({
   type: 'figma_loader',
-  label: 'Figma loader',
+  label: 'nodeCatalog.nodes.figma_loader.label',
   category: 'loaders',
-  description: 'Loads the nodes of a Figma file as documents.',
+  description: 'nodeCatalog.nodes.figma_loader.description',
   fields: z.object({ access_token: text(), file_key: text(), node_ids: text(), toolId: text() }).prefault({}),
   fieldMeta: [
     {
       name: 'toolId',
-      label: 'Figma tool',
+      label: 'nodeCatalog.fields.toolId',
       kind: 'credential',
       required: false,
-      help: 'A configured Figma tool holding the access token; or give the token below.',
+      help: 'nodeCatalog.help.toolId',
     },
-    { name: 'access_token', label: 'Access token', kind: 'secret', required: false },
-    { name: 'file_key', label: 'File key', kind: 'text', required: true },
+    { name: 'access_token', label: 'nodeCatalog.fields.accessToken', kind: 'secret', required: false },
+    { name: 'file_key', label: 'nodeCatalog.fields.fileKey', kind: 'text', required: true },
     {
       name: 'node_ids',
-      label: 'Node ids',
+      label: 'nodeCatalog.fields.nodeIds',
       kind: 'text',
       required: false,
-      help: 'Comma-separated; empty loads the whole file.',
+      help: 'nodeCatalog.help.nodeIds',
     },
   ],
   outputs: ['documents'],
@@ -77,40 +94,53 @@ export const figmaLoaderNode = defineNode({
 
 export const webScraperNode = defineNode({
   type: 'web_scraper',
-  label: 'Web scraper',
+  label: 'nodeCatalog.nodes.web_scraper.label',
   category: 'loaders',
-  description: 'Loads a web page as a document of text.',
+  description: 'nodeCatalog.nodes.web_scraper.description',
   fields: z.object({ url: text(), ignore_links: bool(true), ignore_images: bool(true) }).prefault({}),
   fieldMeta: [
-    { name: 'url', label: 'URL', kind: 'text', required: true, placeholder: 'https://example.com' },
-    { name: 'ignore_links', label: 'Ignore links', kind: 'boolean', required: false },
-    { name: 'ignore_images', label: 'Ignore images', kind: 'boolean', required: false },
+    {
+      name: 'url',
+      label: 'nodeCatalog.fields.url',
+      kind: 'text',
+      required: true,
+      placeholder: 'https://example.com',
+    },
+    { name: 'ignore_links', label: 'nodeCatalog.fields.ignoreLinks', kind: 'boolean', required: false },
+    { name: 'ignore_images', label: 'nodeCatalog.fields.ignoreImages', kind: 'boolean', required: false },
   ],
   outputs: ['documents', 'content'],
 });
 
 export const sitemapScraperNode = defineNode({
   type: 'sitemap_scraper',
-  label: 'Sitemap scraper',
+  label: 'nodeCatalog.nodes.sitemap_scraper.label',
   category: 'loaders',
-  description: 'Loads the pages listed in a sitemap as documents.',
+  description: 'nodeCatalog.nodes.sitemap_scraper.description',
   fields: z.object({ url: text(), filter_urls: text(), max_pages: num(50, 1, 1000) }).prefault({}),
   fieldMeta: [
     {
       name: 'url',
-      label: 'Sitemap URL',
+      label: 'nodeCatalog.fields.url_sitemapScraper',
       kind: 'text',
       required: true,
       placeholder: 'https://example.com/sitemap.xml',
     },
     {
       name: 'filter_urls',
-      label: 'Only URLs containing',
+      label: 'nodeCatalog.fields.filterUrls',
       kind: 'text',
       required: false,
-      help: 'Comma-separated parts of URLs to keep; empty keeps all.',
+      help: 'nodeCatalog.help.filterUrls',
     },
-    { name: 'max_pages', label: 'Maximum pages', kind: 'number', required: false, min: 1, max: 1000 },
+    {
+      name: 'max_pages',
+      label: 'nodeCatalog.fields.maxPages',
+      kind: 'number',
+      required: false,
+      min: 1,
+      max: 1000,
+    },
   ],
   outputs: ['documents'],
 });
@@ -118,9 +148,9 @@ export const sitemapScraperNode = defineNode({
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 export const apiRequestNode = defineNode({
   type: 'api_request',
-  label: 'API request',
+  label: 'nodeCatalog.nodes.api_request.label',
   category: 'loaders',
-  description: 'Calls an HTTP API and gives its status, headers and body (parsed when JSON).',
+  description: 'nodeCatalog.nodes.api_request.description',
   fields: z
     .object({
       method: choice(METHODS, 'GET'),
@@ -133,18 +163,37 @@ export const apiRequestNode = defineNode({
     })
     .prefault({}),
   fieldMeta: [
-    { name: 'method', label: 'Method', kind: 'select', required: false, options: options(...METHODS) },
-    { name: 'url', label: 'URL', kind: 'text', required: true, placeholder: 'https://api.example.com/items' },
-    { name: 'headers', label: 'Headers', kind: 'json', required: false },
-    { name: 'query_params', label: 'Query parameters', kind: 'json', required: false },
-    { name: 'body', label: 'Body', kind: 'textarea', required: false },
-    { name: 'timeout_sec', label: 'Timeout (s)', kind: 'number', required: false, min: 1, max: 300 },
+    {
+      name: 'method',
+      label: 'nodeCatalog.fields.method',
+      kind: 'select',
+      required: false,
+      options: options(...METHODS),
+    },
+    {
+      name: 'url',
+      label: 'nodeCatalog.fields.url',
+      kind: 'text',
+      required: true,
+      placeholder: 'https://api.example.com/items',
+    },
+    { name: 'headers', label: 'nodeCatalog.fields.headers', kind: 'json', required: false },
+    { name: 'query_params', label: 'nodeCatalog.fields.queryParams', kind: 'json', required: false },
+    { name: 'body', label: 'nodeCatalog.fields.body', kind: 'textarea', required: false },
+    {
+      name: 'timeout_sec',
+      label: 'nodeCatalog.fields.timeoutSec',
+      kind: 'number',
+      required: false,
+      min: 1,
+      max: 300,
+    },
     {
       name: 'fail_on_error_status',
-      label: 'Fail on 4xx/5xx',
+      label: 'nodeCatalog.fields.failOnErrorStatus',
       kind: 'boolean',
       required: false,
-      help: 'Otherwise the status is given as an output.',
+      help: 'nodeCatalog.help.failOnErrorStatus',
     },
   ],
   outputs: ['status', 'headers', 'body'],

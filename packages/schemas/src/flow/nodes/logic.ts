@@ -4,10 +4,9 @@ import { conditionBranches } from '../conditions';
 
 export const iterationNode = defineNode({
   type: 'iteration',
-  label: 'Iteration',
+  label: 'nodeCatalog.nodes.iteration.label',
   category: 'logic',
-  description:
-    'Runs the nodes placed inside it once for each item of a list, and collects what each run gives.',
+  description: 'nodeCatalog.nodes.iteration.description',
   fields: z
     .object({
       items: anyValue(),
@@ -19,28 +18,34 @@ export const iterationNode = defineNode({
     })
     .prefault({}),
   fieldMeta: [
-    { name: 'items', label: 'Items', kind: 'text', required: true, help: 'A reference to a list.' },
+    {
+      name: 'items',
+      label: 'nodeCatalog.fields.items',
+      kind: 'text',
+      required: true,
+      help: 'nodeCatalog.help.items',
+    },
     {
       name: 'output_selector',
-      label: 'Result of each item',
+      label: 'nodeCatalog.fields.outputSelector',
       kind: 'text',
       required: false,
       placeholder: 'llm_ab12.response',
-      help: "A child node's output (node id, a dot, the output name); empty takes the last child's outputs.",
+      help: 'nodeCatalog.help.outputSelector',
     },
     {
       name: 'mode',
-      label: 'Mode',
+      label: 'nodeCatalog.fields.mode_iteration',
       kind: 'select',
       required: false,
       options: [
-        { value: 'sequential', label: 'One item after the other' },
-        { value: 'parallel', label: 'Several items at once' },
+        { value: 'sequential', label: 'nodeCatalog.options.mode.sequential' },
+        { value: 'parallel', label: 'nodeCatalog.options.mode.parallel' },
       ],
     },
     {
       name: 'concurrency',
-      label: 'Items at once',
+      label: 'nodeCatalog.fields.concurrency',
       kind: 'number',
       required: false,
       min: 1,
@@ -49,13 +54,13 @@ export const iterationNode = defineNode({
     },
     {
       name: 'error_mode',
-      label: 'When an item fails',
+      label: 'nodeCatalog.fields.errorMode',
       kind: 'select',
       required: false,
       options: [
-        { value: 'stop', label: 'Stop: the iteration fails' },
-        { value: 'continue', label: 'Continue: keep an error entry' },
-        { value: 'drop', label: 'Drop: leave the item out' },
+        { value: 'stop', label: 'nodeCatalog.options.errorMode.stop' },
+        { value: 'continue', label: 'nodeCatalog.options.errorMode.continue' },
+        { value: 'drop', label: 'nodeCatalog.options.errorMode.drop' },
       ],
     },
   ],
@@ -66,16 +71,15 @@ export const iterationNode = defineNode({
 
 export const conditionalNode = defineNode({
   type: 'conditional',
-  label: 'Conditional',
+  label: 'nodeCatalog.nodes.conditional.label',
   category: 'logic',
-  description:
-    'Takes the first branch (if, elif…) whose conditions hold, else the else branch; nodes on the other branches are skipped.',
+  description: 'nodeCatalog.nodes.conditional.description',
   fields: z
     .object({
       branches: conditionBranches.default(() => [{ id: 'if', logic: 'and' as const, conditions: [] }]),
     })
     .prefault({}),
-  fieldMeta: [{ name: 'branches', label: 'Branches', kind: 'conditions', required: true }],
+  fieldMeta: [{ name: 'branches', label: 'nodeCatalog.fields.branches', kind: 'conditions', required: true }],
   outputs: ['branch'],
   branching: true,
 });

@@ -1,20 +1,32 @@
 import { z } from 'zod';
-import { anyValue, choice, defineNode, num, options, text } from '../fields';
+import { anyValue, choice, defineNode, namedOptions, num, options, text } from '../fields';
 
 const DALLE2_SIZES = ['256x256', '512x512', '1024x1024'] as const;
 export const dalle2Node = defineNode({
   type: 'dalle2',
-  label: 'DALL·E 2',
+  label: 'nodeCatalog.nodes.dalle2.label',
   category: 'media',
-  description: 'Generates images from a prompt with DALL·E 2.',
+  description: 'nodeCatalog.nodes.dalle2.description',
   fields: z
     .object({ prompt: text(), modelId: text(), size: choice(DALLE2_SIZES, '1024x1024'), n: num(1, 1, 10) })
     .prefault({}),
   fieldMeta: [
-    { name: 'modelId', label: 'Model', kind: 'model', modelType: 'text-to-image', required: true },
-    { name: 'prompt', label: 'Prompt', kind: 'textarea', required: true },
-    { name: 'size', label: 'Size', kind: 'select', required: false, options: options(...DALLE2_SIZES) },
-    { name: 'n', label: 'Number of images', kind: 'number', required: false, min: 1, max: 10 },
+    {
+      name: 'modelId',
+      label: 'nodeCatalog.fields.modelId',
+      kind: 'model',
+      modelType: 'text-to-image',
+      required: true,
+    },
+    { name: 'prompt', label: 'nodeCatalog.fields.prompt', kind: 'textarea', required: true },
+    {
+      name: 'size',
+      label: 'nodeCatalog.fields.size',
+      kind: 'select',
+      required: false,
+      options: options(...DALLE2_SIZES),
+    },
+    { name: 'n', label: 'nodeCatalog.fields.n', kind: 'number', required: false, min: 1, max: 10 },
   ],
   outputs: ['image', 'images'],
 });
@@ -22,9 +34,9 @@ export const dalle2Node = defineNode({
 const DALLE3_SIZES = ['1024x1024', '1792x1024', '1024x1792'] as const;
 export const dalle3Node = defineNode({
   type: 'dalle3',
-  label: 'DALL·E 3',
+  label: 'nodeCatalog.nodes.dalle3.label',
   category: 'media',
-  description: 'Generates an image from a prompt with DALL·E 3.',
+  description: 'nodeCatalog.nodes.dalle3.description',
   fields: z
     .object({
       prompt: text(),
@@ -35,17 +47,35 @@ export const dalle3Node = defineNode({
     })
     .prefault({}),
   fieldMeta: [
-    { name: 'modelId', label: 'Model', kind: 'model', modelType: 'text-to-image', required: true },
-    { name: 'prompt', label: 'Prompt', kind: 'textarea', required: true },
+    {
+      name: 'modelId',
+      label: 'nodeCatalog.fields.modelId',
+      kind: 'model',
+      modelType: 'text-to-image',
+      required: true,
+    },
+    { name: 'prompt', label: 'nodeCatalog.fields.prompt', kind: 'textarea', required: true },
     {
       name: 'quality',
-      label: 'Quality',
+      label: 'nodeCatalog.fields.quality',
       kind: 'select',
       required: false,
-      options: options('standard', 'hd'),
+      options: namedOptions('quality', 'standard', 'hd'),
     },
-    { name: 'size', label: 'Size', kind: 'select', required: false, options: options(...DALLE3_SIZES) },
-    { name: 'style', label: 'Style', kind: 'select', required: false, options: options('vivid', 'natural') },
+    {
+      name: 'size',
+      label: 'nodeCatalog.fields.size',
+      kind: 'select',
+      required: false,
+      options: options(...DALLE3_SIZES),
+    },
+    {
+      name: 'style',
+      label: 'nodeCatalog.fields.style',
+      kind: 'select',
+      required: false,
+      options: namedOptions('style', 'vivid', 'natural'),
+    },
   ],
   outputs: ['image', 'images', 'revised_prompt'],
 });
@@ -66,9 +96,9 @@ const VOICES = [
 const AUDIO_FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'] as const;
 export const textToSpeechNode = defineNode({
   type: 'text_to_speech',
-  label: 'Text to speech (OpenAI)',
+  label: 'nodeCatalog.nodes.text_to_speech.label',
   category: 'media',
-  description: 'Reads a text aloud and gives the audio file.',
+  description: 'nodeCatalog.nodes.text_to_speech.description',
   fields: z
     .object({
       input: text(),
@@ -79,65 +109,90 @@ export const textToSpeechNode = defineNode({
     })
     .prefault({}),
   fieldMeta: [
-    { name: 'modelId', label: 'Model', kind: 'model', modelType: 'text-to-speech', required: true },
-    { name: 'input', label: 'Text', kind: 'textarea', required: true },
-    { name: 'voice', label: 'Voice', kind: 'select', required: false, options: options(...VOICES) },
+    {
+      name: 'modelId',
+      label: 'nodeCatalog.fields.modelId',
+      kind: 'model',
+      modelType: 'text-to-speech',
+      required: true,
+    },
+    { name: 'input', label: 'nodeCatalog.fields.input', kind: 'textarea', required: true },
+    {
+      name: 'voice',
+      label: 'nodeCatalog.fields.voice',
+      kind: 'select',
+      required: false,
+      options: options(...VOICES),
+    },
     {
       name: 'response_format',
-      label: 'Format',
+      label: 'nodeCatalog.fields.responseFormat',
       kind: 'select',
       required: false,
       options: options(...AUDIO_FORMATS),
     },
-    { name: 'speed', label: 'Speed', kind: 'number', required: false, min: 0.25, max: 4 },
+    { name: 'speed', label: 'nodeCatalog.fields.speed', kind: 'number', required: false, min: 0.25, max: 4 },
   ],
   outputs: ['audio'],
 });
 
 export const speechToTextNode = defineNode({
   type: 'speech_to_text',
-  label: 'Speech to text (OpenAI)',
+  label: 'nodeCatalog.nodes.speech_to_text.label',
   category: 'media',
-  description: 'Transcribes an audio file.',
+  description: 'nodeCatalog.nodes.speech_to_text.description',
   fields: z
     .object({ modelId: text(), file: anyValue(), language: text(), temperature: num(0, 0, 1) })
     .prefault({}),
   fieldMeta: [
-    { name: 'modelId', label: 'Model', kind: 'model', modelType: 'speech-to-text', required: true },
+    {
+      name: 'modelId',
+      label: 'nodeCatalog.fields.modelId',
+      kind: 'model',
+      modelType: 'speech-to-text',
+      required: true,
+    },
     {
       name: 'file',
-      label: 'Audio file',
+      label: 'nodeCatalog.fields.file',
       kind: 'text',
       required: true,
-      help: 'A reference to an audio input.',
+      help: 'nodeCatalog.help.file',
     },
     {
       name: 'language',
-      label: 'Language',
+      label: 'nodeCatalog.fields.language',
       kind: 'text',
       required: false,
       placeholder: 'en',
-      help: 'ISO-639-1 code; empty lets the model detect it.',
+      help: 'nodeCatalog.help.language',
     },
-    { name: 'temperature', label: 'Temperature', kind: 'number', required: false, min: 0, max: 1 },
+    {
+      name: 'temperature',
+      label: 'nodeCatalog.fields.temperature',
+      kind: 'number',
+      required: false,
+      min: 0,
+      max: 1,
+    },
   ],
   outputs: ['text'],
 });
 
 export const ocrNode = defineNode({
   type: 'ocr',
-  label: 'OCR',
+  label: 'nodeCatalog.nodes.ocr.label',
   category: 'media',
-  description: 'Reads the text of an image or a PDF document.',
+  description: 'nodeCatalog.nodes.ocr.description',
   fields: z.object({ modelId: text(), file: anyValue() }).prefault({}),
   fieldMeta: [
-    { name: 'modelId', label: 'Model', kind: 'model', modelType: 'ocr', required: true },
+    { name: 'modelId', label: 'nodeCatalog.fields.modelId', kind: 'model', modelType: 'ocr', required: true },
     {
       name: 'file',
-      label: 'Image or document',
+      label: 'nodeCatalog.fields.file_ocr',
       kind: 'text',
       required: true,
-      help: 'A reference to an image or pdf input, a data: URL or an http(s) URL.',
+      help: 'nodeCatalog.help.file_ocr',
     },
   ],
   outputs: ['text'],
@@ -147,9 +202,9 @@ const VIDEO_SIZES = ['1280x720', '720x1280', '1792x1024', '1024x1792'] as const;
 const VIDEO_SECONDS = ['4', '8', '12'] as const;
 export const soraVideoNode = defineNode({
   type: 'sora_video',
-  label: 'Sora video',
+  label: 'nodeCatalog.nodes.sora_video.label',
   category: 'media',
-  description: 'Generates a short video from a prompt.',
+  description: 'nodeCatalog.nodes.sora_video.description',
   fields: z
     .object({
       prompt: text(),
@@ -159,16 +214,28 @@ export const soraVideoNode = defineNode({
     })
     .prefault({}),
   fieldMeta: [
-    { name: 'modelId', label: 'Model', kind: 'model', modelType: 'text-to-video', required: true },
-    { name: 'prompt', label: 'Prompt', kind: 'textarea', required: true },
+    {
+      name: 'modelId',
+      label: 'nodeCatalog.fields.modelId',
+      kind: 'model',
+      modelType: 'text-to-video',
+      required: true,
+    },
+    { name: 'prompt', label: 'nodeCatalog.fields.prompt', kind: 'textarea', required: true },
     {
       name: 'seconds',
-      label: 'Duration (s)',
+      label: 'nodeCatalog.fields.seconds',
       kind: 'select',
       required: false,
       options: options(...VIDEO_SECONDS),
     },
-    { name: 'size', label: 'Size', kind: 'select', required: false, options: options(...VIDEO_SIZES) },
+    {
+      name: 'size',
+      label: 'nodeCatalog.fields.size',
+      kind: 'select',
+      required: false,
+      options: options(...VIDEO_SIZES),
+    },
   ],
   outputs: ['video'],
 });

@@ -2,17 +2,30 @@ import { z } from 'zod';
 import { anyValue, defineNode, type FieldMeta, num, text } from '../fields';
 
 const promptMeta: FieldMeta[] = [
-  { name: 'modelId', label: 'Model', kind: 'model', modelType: 'llm', required: true },
-  { name: 'fallbackModelId', label: 'Fallback model', kind: 'model', modelType: 'llm', required: false },
-  { name: 'systemPrompt', label: 'System prompt', kind: 'textarea', required: false },
-  { name: 'prompt', label: 'Prompt', kind: 'textarea', required: true },
-  { name: 'temperature', label: 'Temperature', kind: 'number', required: false, min: 0, max: 2 },
+  { name: 'modelId', label: 'nodeCatalog.fields.modelId', kind: 'model', modelType: 'llm', required: true },
+  {
+    name: 'fallbackModelId',
+    label: 'nodeCatalog.fields.fallbackModelId',
+    kind: 'model',
+    modelType: 'llm',
+    required: false,
+  },
+  { name: 'systemPrompt', label: 'nodeCatalog.fields.systemPrompt', kind: 'textarea', required: false },
+  { name: 'prompt', label: 'nodeCatalog.fields.prompt', kind: 'textarea', required: true },
+  {
+    name: 'temperature',
+    label: 'nodeCatalog.fields.temperature',
+    kind: 'number',
+    required: false,
+    min: 0,
+    max: 2,
+  },
   {
     name: 'pastMessageHistory',
-    label: 'Past message history',
+    label: 'nodeCatalog.fields.pastMessageHistory',
     kind: 'text',
     required: false,
-    help: 'A reference to a ChatMessage[] value, usually the input node’s history.',
+    help: 'nodeCatalog.help.pastMessageHistory',
   },
 ];
 
@@ -27,10 +40,9 @@ const promptFields = {
 
 export const llmNode = defineNode({
   type: 'llm',
-  label: 'LLM model',
+  label: 'nodeCatalog.nodes.llm.label',
   category: 'models',
-  description:
-    'Answers a prompt with a language model; the answer streams to the user while the run goes on.',
+  description: 'nodeCatalog.nodes.llm.description',
   fields: z.object(promptFields).prefault({}),
   fieldMeta: promptMeta,
   outputs: ['response', 'usage'],
@@ -38,18 +50,18 @@ export const llmNode = defineNode({
 
 export const multimodalLlmNode = defineNode({
   type: 'multimodal_llm',
-  label: 'Multimodal LLM',
+  label: 'nodeCatalog.nodes.multimodal_llm.label',
   category: 'models',
-  description: 'Answers a prompt about images with a multimodal model.',
+  description: 'nodeCatalog.nodes.multimodal_llm.description',
   fields: z.object({ ...promptFields, images: anyValue() }).prefault({}),
   fieldMeta: [
     ...promptMeta.map((m) => (m.kind === 'model' ? { ...m, modelType: 'llm-multimodal' as const } : m)),
     {
       name: 'images',
-      label: 'Images',
+      label: 'nodeCatalog.fields.images',
       kind: 'text',
       required: true,
-      help: 'A reference to an image or image[] value (files, data: URLs or http(s) URLs).',
+      help: 'nodeCatalog.help.images',
     },
   ],
   outputs: ['response', 'usage'],
@@ -57,9 +69,9 @@ export const multimodalLlmNode = defineNode({
 
 export const agentNode = defineNode({
   type: 'agent',
-  label: 'Agent',
+  label: 'nodeCatalog.nodes.agent.label',
   category: 'models',
-  description: 'Works on a task with a language model that may call the tools attached to it, step by step.',
+  description: 'nodeCatalog.nodes.agent.description',
   fields: z
     .object({
       modelId: text(),
@@ -73,20 +85,32 @@ export const agentNode = defineNode({
     })
     .prefault({}),
   fieldMeta: [
-    { name: 'modelId', label: 'Model', kind: 'model', modelType: 'llm', required: true },
-    { name: 'systemPrompt', label: 'System prompt', kind: 'textarea', required: false },
-    { name: 'agentPrompt', label: 'Task', kind: 'textarea', required: true },
-    { name: 'pastMessageHistory', label: 'Past message history', kind: 'text', required: false },
-    { name: 'tools', label: 'Tools', kind: 'tools', required: false },
-    { name: 'temperature', label: 'Temperature', kind: 'number', required: false, min: 0, max: 2 },
+    { name: 'modelId', label: 'nodeCatalog.fields.modelId', kind: 'model', modelType: 'llm', required: true },
+    { name: 'systemPrompt', label: 'nodeCatalog.fields.systemPrompt', kind: 'textarea', required: false },
+    { name: 'agentPrompt', label: 'nodeCatalog.fields.agentPrompt', kind: 'textarea', required: true },
+    {
+      name: 'pastMessageHistory',
+      label: 'nodeCatalog.fields.pastMessageHistory',
+      kind: 'text',
+      required: false,
+    },
+    { name: 'tools', label: 'nodeCatalog.fields.tools', kind: 'tools', required: false },
+    {
+      name: 'temperature',
+      label: 'nodeCatalog.fields.temperature',
+      kind: 'number',
+      required: false,
+      min: 0,
+      max: 2,
+    },
     {
       name: 'max_iterations',
-      label: 'Maximum steps',
+      label: 'nodeCatalog.fields.maxIterations',
       kind: 'number',
       required: false,
       min: 1,
       max: 50,
-      help: 'Model calls allowed before the agent gives up.',
+      help: 'nodeCatalog.help.maxIterations',
     },
   ],
   outputs: ['response', 'steps'],

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { anyValue, bool, choice, defineNode, type FieldMeta, jsonList, num, options } from '../fields';
+import { anyValue, bool, choice, defineNode, type FieldMeta, jsonList, namedOptions, num } from '../fields';
 
 const documentsMeta: FieldMeta = {
   name: 'documents_to_split',
-  label: 'Documents to split',
+  label: 'nodeCatalog.fields.documentsToSplit',
   kind: 'text',
   required: true,
-  help: 'A reference to a text, a document or a list of documents.',
+  help: 'nodeCatalog.help.documentsToSplit',
 };
 
 const headerPair = z.tuple([z.string().min(1), z.string().min(1)]);
@@ -14,10 +14,9 @@ const pairs = (...list: [string, string][]) => list;
 
 export const recursiveSplitterNode = defineNode({
   type: 'recursive_splitter',
-  label: 'Recursive character splitter',
+  label: 'nodeCatalog.nodes.recursive_splitter.label',
   category: 'splitters',
-  description:
-    'Splits text into chunks of at most chunk_size, trying paragraph, then line, then word boundaries.',
+  description: 'nodeCatalog.nodes.recursive_splitter.description',
   fields: z
     .object({
       documents_to_split: anyValue(),
@@ -30,28 +29,34 @@ export const recursiveSplitterNode = defineNode({
     .prefault({}),
   fieldMeta: [
     documentsMeta,
-    { name: 'chunk_size', label: 'Chunk size', kind: 'number', required: false, min: 1 },
-    { name: 'chunk_overlap', label: 'Chunk overlap', kind: 'number', required: false, min: 0 },
+    { name: 'chunk_size', label: 'nodeCatalog.fields.chunkSize', kind: 'number', required: false, min: 1 },
+    {
+      name: 'chunk_overlap',
+      label: 'nodeCatalog.fields.chunkOverlap',
+      kind: 'number',
+      required: false,
+      min: 0,
+    },
     {
       name: 'length_function',
-      label: 'Length in',
+      label: 'nodeCatalog.fields.lengthFunction',
       kind: 'select',
       required: false,
-      options: options('characters', 'tokens'),
+      options: namedOptions('lengthFunction', 'characters', 'tokens'),
     },
     {
       name: 'separators',
-      label: 'Separators',
+      label: 'nodeCatalog.fields.separators',
       kind: 'json',
       required: false,
-      help: 'A JSON list, tried in order.',
+      help: 'nodeCatalog.help.separators',
     },
     {
       name: 'is_separator_regex',
-      label: 'Separators are regular expressions',
+      label: 'nodeCatalog.fields.isSeparatorRegex',
       kind: 'boolean',
       required: false,
-      help: 'RE2 syntax, matched in linear time: lookarounds and backreferences are not accepted.',
+      help: 'nodeCatalog.help.isSeparatorRegex',
     },
   ],
   outputs: ['documents'],
@@ -59,9 +64,9 @@ export const recursiveSplitterNode = defineNode({
 
 export const htmlSplitterNode = defineNode({
   type: 'html_splitter',
-  label: 'HTML header splitter',
+  label: 'nodeCatalog.nodes.html_splitter.label',
   category: 'splitters',
-  description: "Splits HTML into one document per section, each section's headers kept as metadata.",
+  description: 'nodeCatalog.nodes.html_splitter.description',
   fields: z
     .object({
       documents_to_split: anyValue(),
@@ -75,14 +80,14 @@ export const htmlSplitterNode = defineNode({
     documentsMeta,
     {
       name: 'headers_to_split_on',
-      label: 'Headers to split on',
+      label: 'nodeCatalog.fields.headersToSplitOn',
       kind: 'json',
       required: false,
-      help: 'Pairs of a tag and the metadata key that holds its text, e.g. [["h1", "Header 1"]].',
+      help: 'nodeCatalog.help.headersToSplitOn',
     },
     {
       name: 'return_each_element',
-      label: 'One document per element',
+      label: 'nodeCatalog.fields.returnEachElement',
       kind: 'boolean',
       required: false,
     },
@@ -92,9 +97,9 @@ export const htmlSplitterNode = defineNode({
 
 export const markdownSplitterNode = defineNode({
   type: 'markdown_splitter',
-  label: 'Markdown header splitter',
+  label: 'nodeCatalog.nodes.markdown_splitter.label',
   category: 'splitters',
-  description: "Splits Markdown into one document per section, each section's headers kept as metadata.",
+  description: 'nodeCatalog.nodes.markdown_splitter.description',
   fields: z
     .object({
       documents_to_split: anyValue(),
@@ -109,13 +114,18 @@ export const markdownSplitterNode = defineNode({
     documentsMeta,
     {
       name: 'headers_to_split_on',
-      label: 'Headers to split on',
+      label: 'nodeCatalog.fields.headersToSplitOn',
       kind: 'json',
       required: false,
-      help: 'Pairs of a marker and the metadata key that holds its text, e.g. [["#", "Header 1"]].',
+      help: 'nodeCatalog.help.headersToSplitOn_markdownSplitter',
     },
-    { name: 'return_each_line', label: 'One document per line', kind: 'boolean', required: false },
-    { name: 'strip_headers', label: 'Remove headers from the text', kind: 'boolean', required: false },
+    {
+      name: 'return_each_line',
+      label: 'nodeCatalog.fields.returnEachLine',
+      kind: 'boolean',
+      required: false,
+    },
+    { name: 'strip_headers', label: 'nodeCatalog.fields.stripHeaders', kind: 'boolean', required: false },
   ],
   outputs: ['documents'],
 });

@@ -1,21 +1,20 @@
 import { z } from 'zod';
-import { choice, defineNode, num, options, text } from '../fields';
+import { choice, defineNode, namedOptions, num, text } from '../fields';
 
 export const calculatorToolNode = defineNode({
   type: 'calculator_tool',
-  label: 'Calculator tool',
+  label: 'nodeCatalog.nodes.calculator_tool.label',
   category: 'tools',
-  description:
-    'Evaluates arithmetic (+ - * / % ^, parentheses, sqrt, round, min, max, log…). An agent can call it; on its own it evaluates the expression below.',
+  description: 'nodeCatalog.nodes.calculator_tool.description',
   fields: z.object({ expression: text() }).prefault({}),
   fieldMeta: [
     {
       name: 'expression',
-      label: 'Expression',
+      label: 'nodeCatalog.fields.expression',
       kind: 'text',
       required: false,
       placeholder: '(2 + 3) * sqrt(16)',
-      help: 'Used when the node runs as a step; agents give their own.',
+      help: 'nodeCatalog.help.expression',
     },
   ],
   outputs: ['result'],
@@ -24,21 +23,21 @@ export const calculatorToolNode = defineNode({
 
 export const textToolNode = defineNode({
   type: 'text_tool',
-  label: 'Text as tool',
+  label: 'nodeCatalog.nodes.text_tool.label',
   category: 'tools',
-  description: 'A text an agent can ask for by name, such as a policy or a product sheet.',
+  description: 'nodeCatalog.nodes.text_tool.description',
   fields: z.object({ name: text(), description: text(), content: text() }).prefault({}),
   fieldMeta: [
     {
       name: 'name',
-      label: 'Tool name',
+      label: 'nodeCatalog.fields.name',
       kind: 'text',
       required: true,
       placeholder: 'refund_policy',
-      help: 'Letters, digits, _ and -.',
+      help: 'nodeCatalog.help.name',
     },
-    { name: 'description', label: 'When to use it', kind: 'textarea', required: true },
-    { name: 'content', label: 'Content', kind: 'textarea', required: true },
+    { name: 'description', label: 'nodeCatalog.fields.description', kind: 'textarea', required: true },
+    { name: 'content', label: 'nodeCatalog.fields.content', kind: 'textarea', required: true },
   ],
   outputs: ['content'],
   isTool: true,
@@ -46,9 +45,9 @@ export const textToolNode = defineNode({
 
 export const vectorStoreToolNode = defineNode({
   type: 'vector_store_tool',
-  label: 'Vector store retrieval tool',
+  label: 'nodeCatalog.nodes.vector_store_tool.label',
   category: 'tools',
-  description: 'Lets an agent search a knowledge collection.',
+  description: 'nodeCatalog.nodes.vector_store_tool.description',
   fields: z
     .object({
       name: text('search_knowledge'),
@@ -59,16 +58,23 @@ export const vectorStoreToolNode = defineNode({
     })
     .prefault({}),
   fieldMeta: [
-    { name: 'collection_id', label: 'Collection', kind: 'collection', required: true },
-    { name: 'name', label: 'Tool name', kind: 'text', required: true },
-    { name: 'description', label: 'When to use it', kind: 'textarea', required: true },
-    { name: 'number_documents', label: 'Documents', kind: 'number', required: false, min: 1, max: 100 },
+    { name: 'collection_id', label: 'nodeCatalog.fields.collectionId', kind: 'collection', required: true },
+    { name: 'name', label: 'nodeCatalog.fields.name', kind: 'text', required: true },
+    { name: 'description', label: 'nodeCatalog.fields.description', kind: 'textarea', required: true },
+    {
+      name: 'number_documents',
+      label: 'nodeCatalog.fields.numberDocuments',
+      kind: 'number',
+      required: false,
+      min: 1,
+      max: 100,
+    },
     {
       name: 'query',
-      label: 'Query',
+      label: 'nodeCatalog.fields.query',
       kind: 'text',
       required: false,
-      help: 'Used when the node runs as a step; agents give their own.',
+      help: 'nodeCatalog.help.query',
     },
   ],
   outputs: ['documents'],
@@ -78,10 +84,9 @@ export const vectorStoreToolNode = defineNode({
 const JIRA_OPERATIONS = ['search', 'get', 'create', 'comment'] as const;
 export const jiraToolsNode = defineNode({
   type: 'jira_tools',
-  label: 'Jira tools',
+  label: 'nodeCatalog.nodes.jira_tools.label',
   category: 'tools',
-  description:
-    'Searches (JQL), reads, creates and comments Jira Cloud issues. An agent gets the four as tools; on its own it runs the chosen operation.',
+  description: 'nodeCatalog.nodes.jira_tools.description',
   fields: z
     .object({
       site_url: text(),
@@ -101,54 +106,67 @@ export const jiraToolsNode = defineNode({
   fieldMeta: [
     {
       name: 'site_url',
-      label: 'Site URL',
+      label: 'nodeCatalog.fields.siteUrl',
       kind: 'text',
       required: true,
       placeholder: 'https://acme.atlassian.net',
     },
-    { name: 'email', label: 'Account email', kind: 'text', required: true },
-    { name: 'api_token', label: 'API token', kind: 'secret', required: true },
-    { name: 'project_key', label: 'Default project key', kind: 'text', required: false, placeholder: 'PROJ' },
+    { name: 'email', label: 'nodeCatalog.fields.email', kind: 'text', required: true },
+    { name: 'api_token', label: 'nodeCatalog.fields.apiToken', kind: 'secret', required: true },
+    {
+      name: 'project_key',
+      label: 'nodeCatalog.fields.projectKey',
+      kind: 'text',
+      required: false,
+      placeholder: 'PROJ',
+    },
     {
       name: 'operation',
-      label: 'Operation (as a step)',
+      label: 'nodeCatalog.fields.operation',
       kind: 'select',
       required: false,
-      options: options(...JIRA_OPERATIONS),
+      options: namedOptions('operation', ...JIRA_OPERATIONS),
     },
     {
       name: 'jql',
-      label: 'JQL',
+      label: 'nodeCatalog.fields.jql',
       kind: 'text',
       required: false,
       visibleWhen: { field: 'operation', equals: 'search' },
     },
-    { name: 'max_results', label: 'Maximum results', kind: 'number', required: false, min: 1, max: 100 },
-    { name: 'issue_key', label: 'Issue key', kind: 'text', required: false },
+    {
+      name: 'max_results',
+      label: 'nodeCatalog.fields.maxResults',
+      kind: 'number',
+      required: false,
+      min: 1,
+      max: 100,
+    },
+    { name: 'issue_key', label: 'nodeCatalog.fields.issueKey', kind: 'text', required: false },
     {
       name: 'summary',
-      label: 'Summary',
+      label: 'nodeCatalog.fields.summary',
       kind: 'text',
       required: false,
       visibleWhen: { field: 'operation', equals: 'create' },
     },
     {
       name: 'description',
-      label: 'Description',
+      label: 'nodeCatalog.fields.description_jiraTools',
       kind: 'textarea',
       required: false,
       visibleWhen: { field: 'operation', equals: 'create' },
     },
     {
       name: 'issue_type',
-      label: 'Issue type',
+      label: 'nodeCatalog.fields.issueType',
       kind: 'text',
       required: false,
       visibleWhen: { field: 'operation', equals: 'create' },
     },
     {
       name: 'comment',
-      label: 'Comment',
+      label: 'nodeCatalog.fields.comment',
       kind: 'textarea',
       required: false,
       visibleWhen: { field: 'operation', equals: 'comment' },

@@ -4,8 +4,10 @@ import { referenceTo } from '../values';
 
 export interface FlowTemplate {
   id: string;
+  /** Translation key of its name (`flowTemplates.<id>.name`), like the catalog's keys. */
   name: string;
   type: 'chatflow' | 'workflow';
+  /** Translation key of what it does (`flowTemplates.<id>.description`). */
   description: string;
   configuration: FlowConfig;
 }
@@ -14,7 +16,10 @@ export interface FlowTemplate {
 const defined = (value: object): Record<string, unknown> =>
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
 
-/** A template node: catalog defaults overridden by `fields`, at column `col` and row `row` of the canvas. */
+/**
+ * A template node: catalog defaults overridden by `fields`, at column `col` and row `row` of the canvas. Its
+ * label is a translation key: the catalog's name of its type, or `extra.label` (`nodeCatalog.templateNodes.…`).
+ */
 export function templateNode<T extends NodeType>(
   type: T,
   suffix: string,

@@ -17,10 +17,9 @@ function simpleChatbot(): FlowTemplate {
   const output = templateNode('output', 'qs01', { col: 2 }, { response: ref(llm, 'response') });
   return {
     id: 'simple-chatbot',
-    name: 'Quick Start Assistant',
+    name: 'flowTemplates.simple-chatbot.name',
     type: 'chatflow',
-    description:
-      'A conversational assistant: the user’s message goes to a language model, the answer comes back.',
+    description: 'flowTemplates.simple-chatbot.description',
     configuration: chain(input, llm, output),
   };
 }
@@ -51,9 +50,9 @@ function qaChatbot(): FlowTemplate {
   const output = templateNode('output', 'qa01', { col: 3 }, { response: ref(llm, 'response') });
   return {
     id: 'qa-chatbot',
-    name: 'Smart Q&A Assistant',
+    name: 'flowTemplates.qa-chatbot.name',
     type: 'chatflow',
-    description: 'Answers questions from a knowledge collection: retrieval first, then a grounded answer.',
+    description: 'flowTemplates.qa-chatbot.description',
     configuration: chain(input, retrieve, llm, output),
   };
 }
@@ -70,7 +69,7 @@ function imageGeneration(): FlowTemplate {
         'Answer with the prompt only.',
       prompt: ref(input, 'query'),
     },
-    { label: 'Prompt enhancer' },
+    { label: 'nodeCatalog.templateNodes.promptEnhancer' },
   );
   const image = templateNode('dalle3', 'ig01', { col: 2 }, { prompt: ref(llm, 'response') });
   const output = templateNode(
@@ -84,9 +83,9 @@ function imageGeneration(): FlowTemplate {
   );
   return {
     id: 'image-generation',
-    name: 'Enhanced Image Generator',
+    name: 'flowTemplates.image-generation.name',
     type: 'chatflow',
-    description: 'Turns a short idea into a detailed prompt, then into an image.',
+    description: 'flowTemplates.image-generation.description',
     configuration: chain(input, llm, image, output),
   };
 }
@@ -103,7 +102,7 @@ function audioContentCreator(): FlowTemplate {
         'Plain sentences only: no headings, lists or stage directions.',
       prompt: ref(input, 'query'),
     },
-    { label: 'Script writer' },
+    { label: 'nodeCatalog.templateNodes.scriptWriter' },
   );
   const speech = templateNode('text_to_speech', 'ac01', { col: 2 }, { input: ref(llm, 'response') });
   const output = templateNode(
@@ -117,9 +116,9 @@ function audioContentCreator(): FlowTemplate {
   );
   return {
     id: 'audio-content-creator',
-    name: 'Audio Content Creator',
+    name: 'flowTemplates.audio-content-creator.name',
     type: 'chatflow',
-    description: 'Writes a script on a subject and reads it aloud.',
+    description: 'flowTemplates.audio-content-creator.description',
     configuration: chain(input, llm, speech, output),
   };
 }
@@ -151,9 +150,9 @@ function audioTranscription(): FlowTemplate {
   );
   return {
     id: 'audio-transcription',
-    name: 'Audio Transcription',
+    name: 'flowTemplates.audio-transcription.name',
     type: 'chatflow',
-    description: 'Transcribes an audio file, then cleans up and summarises the transcript.',
+    description: 'flowTemplates.audio-transcription.description',
     configuration: chain(input, stt, llm, output),
   };
 }
@@ -187,9 +186,9 @@ function figmaDev(): FlowTemplate {
   const output = templateNode('output', 'fd01', { col: 3 }, { response: ref(llm, 'response') });
   return {
     id: 'figma-dev',
-    name: 'Figma to Code Converter',
+    name: 'flowTemplates.figma-dev.name',
     type: 'chatflow',
-    description: 'Reads frames of a Figma file and writes the matching React and Tailwind code.',
+    description: 'flowTemplates.figma-dev.description',
     configuration: chain(input, figma, llm, output),
   };
 }
@@ -212,9 +211,9 @@ function notionChatbot(): FlowTemplate {
   const output = templateNode('output', 'nc01', { col: 3 }, { response: ref(llm, 'response') });
   return {
     id: 'notion-chatbot',
-    name: 'Notion Chatbot',
+    name: 'flowTemplates.notion-chatbot.name',
     type: 'chatflow',
-    description: 'Answers questions from the pages of a Notion database.',
+    description: 'flowTemplates.notion-chatbot.description',
     configuration: chain(input, notion, llm, output),
   };
 }
@@ -251,9 +250,9 @@ function agent(): FlowTemplate {
   const output = templateNode('output', 'ag01', { col: 2 }, { response: ref(agentNode, 'response') });
   return {
     id: 'agent',
-    name: 'Smart AI Agent',
+    name: 'flowTemplates.agent.name',
     type: 'chatflow',
-    description: 'An agent that reasons step by step and calls a calculator, a knowledge search and a guide.',
+    description: 'flowTemplates.agent.description',
     configuration: {
       nodes: [input, agentNode, output, calculator, search, guide],
       edges: [

@@ -35,9 +35,9 @@ function documentIndexing(): FlowTemplate {
   );
   return {
     id: 'document-indexing',
-    name: 'Document Indexing Pipeline',
+    name: 'flowTemplates.document-indexing.name',
     type: 'workflow',
-    description: 'Loads a web page, splits it into chunks and stores them in a knowledge collection.',
+    description: 'flowTemplates.document-indexing.description',
     configuration: {
       nodes: [input, scraper, splitter, insert, output],
       edges: [link(input, scraper), link(scraper, splitter), link(splitter, insert), link(insert, output)],
@@ -58,7 +58,7 @@ function knowledgeBaseUpdater(): FlowTemplate {
       mode: 'collection',
       continue_on_failure: true,
     },
-    { label: 'Delete previous version' },
+    { label: 'nodeCatalog.templateNodes.deletePreviousVersion' },
   );
   const scraper = templateNode('sitemap_scraper', 'ku01', { col: 1 }, { url: ref(input, 'sitemap_url') });
   const splitter = templateNode(
@@ -79,7 +79,7 @@ function knowledgeBaseUpdater(): FlowTemplate {
       documents: ref(splitter, 'documents'),
       metadata: { sitemap: ref(input, 'sitemap_url') },
     },
-    { label: 'Tag with the sitemap' },
+    { label: 'nodeCatalog.templateNodes.tagWithTheSitemap' },
   );
   const insert = templateNode(
     'vector_store_insert',
@@ -102,10 +102,9 @@ function knowledgeBaseUpdater(): FlowTemplate {
   );
   return {
     id: 'knowledge-base-updater',
-    name: 'Knowledge Base Updater',
+    name: 'flowTemplates.knowledge-base-updater.name',
     type: 'workflow',
-    description:
-      'Refreshes a collection from a sitemap: deletes the previous records of the site while the pages load, then stores the new chunks.',
+    description: 'flowTemplates.knowledge-base-updater.description',
     configuration: {
       nodes: [input, remove, scraper, splitter, tag, insert, output],
       edges: [

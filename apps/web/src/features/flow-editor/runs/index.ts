@@ -1,6 +1,6 @@
 /** The run half of the chatflow and workflow editor: what the editor mounts and calls. */
 export { ChatModal, type ChatModalProps } from './chat-modal';
-export { ExecutionPanel } from './execution-panel';
+export { ExecutionPanel, type ExecutionNames } from './execution-panel';
 export { NodeRunBadge } from './node-run-badge';
 export { runsKey, useRuns } from './queries';
 export {

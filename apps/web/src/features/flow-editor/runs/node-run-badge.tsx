@@ -17,34 +17,31 @@ export function useStatusRing(nodeId: string): string {
   return status ? LOOK[status].ring : '';
 }
 
+/** The error of a node that failed in the shown run (the first item's, for an iteration's child). */
+export function useNodeError(nodeId: string): string | null {
+  return useRunStore((s) =>
+    s.nodeStatus[nodeId] === 'failed' ? (s.executions[nodeId]?.find((e) => e.error)?.error ?? null) : null,
+  );
+}
+
 /**
- * A canvas node's run status: nothing until the node has one; a click opens its execution in the panel.
- * The click and the pointer press stay on the badge (and `nodrag nopan` tells the canvas so), because
- * selecting the node would clear the execution just opened.
+ * A canvas node's run status: nothing until the node has one. The whole node opens its execution when
+ * clicked (canvas.tsx), so this is only a sign, named for screen readers.
  */
 export function NodeRunBadge({ nodeId, className }: { nodeId: string; className?: string }) {
   const { t } = useTranslation();
   const status = useRunStore((s) => s.nodeStatus[nodeId]);
-  const select = useRunStore((s) => s.selectExecution);
   if (!status) return null;
   const { icon: Icon, className: look } = LOOK[status];
   return (
-    <button
-      type="button"
+    <span
+      role="img"
       data-testid={`node-status-${nodeId}`}
-      className={cn(
-        'nodrag nopan grid size-6 shrink-0 place-items-center rounded-md hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
-        className,
-      )}
-      title={`${t(`flowRuns.status.${status}`)} · ${t('flowRuns.execution.open')}`}
-      aria-label={`${t(`flowRuns.status.${status}`)} · ${t('flowRuns.execution.open')}`}
-      onPointerDown={(e) => e.stopPropagation()}
-      onClick={(e) => {
-        e.stopPropagation();
-        select(nodeId);
-      }}
+      className={cn('grid size-6 shrink-0 place-items-center', className)}
+      title={t(`flowRuns.status.${status}`)}
+      aria-label={t(`flowRuns.status.${status}`)}
     >
       <Icon data-status={status} className={cn('size-4', look)} />
-    </button>
+    </span>
   );
 }

@@ -1,6 +1,7 @@
 import { AlertTriangle, CreditCard, WifiOff } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { chatErrorText } from '@/features/chat/errors';
+import { useNodeTitle } from '../node-text';
 import type { RunFailure } from './run-errors';
 
 /** Why a run could not start or was lost; for an invalid flow, what to fix node by node. */
@@ -12,6 +13,7 @@ export function RunFailureNotice({
   labels?: Record<string, string>;
 }) {
   const { t } = useTranslation();
+  const title = useNodeTitle();
   const Icon = failure.kind === 'credits' ? CreditCard : failure.kind === 'network' ? WifiOff : AlertTriangle;
   return (
     <div
@@ -30,7 +32,9 @@ export function RunFailureNotice({
           {failure.problems.map((problem, i) => (
             <li key={i} className="list-disc">
               {problem.nodeId && (
-                <span className="font-medium">{labels[problem.nodeId] ?? problem.nodeId}</span>
+                <span className="font-medium">
+                  {title(undefined, labels[problem.nodeId]) || problem.nodeId}
+                </span>
               )}
               {problem.field && <span className="font-mono text-muted-foreground"> · {problem.field}</span>}
               {(problem.nodeId || problem.field) && ': '}

@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import { Markdown } from '@/features/chat/markdown';
+import { useNodeTitle } from '../node-text';
 import { formatSeconds, totalSeconds } from './format';
 import { useRunStore } from './run-store';
 import { StatusBadge } from './status-badge';
@@ -23,6 +24,7 @@ export function draftLabels(nodes: readonly unknown[]): Record<string, string> {
 
 /** The nodes in the order they ran, then those only known by a status (skipped ones). */
 function useNodeRows(labels: Record<string, string>) {
+  const title = useNodeTitle();
   const nodes = useRunStore((s) => s.nodes);
   const nodeStatus = useRunStore((s) => s.nodeStatus);
   const executions = useRunStore((s) => s.executions);
@@ -31,10 +33,10 @@ function useNodeRows(labels: Record<string, string>) {
     for (const id of Object.keys(nodeStatus)) if (!ids.includes(id)) ids.push(id);
     return ids.map((id) => {
       const known = nodes.find((n) => n.id === id);
-      const label = known && known.label !== id ? known.label : (labels[id] ?? id);
+      const label = title(known?.type, known && known.label !== id ? known.label : labels[id]) || id;
       return { id, label, status: nodeStatus[id], executions: executions[id] };
     });
-  }, [nodes, nodeStatus, executions, labels]);
+  }, [nodes, nodeStatus, executions, labels, title]);
 }
 
 /** The live or loaded run: its status, each node with status and time, then the output or error. */

@@ -70,7 +70,7 @@ export function RunsList({ chatbotId, onOpen }: RunsListProps) {
   }
 
   return (
-    <div className="grid gap-3" data-testid="runs-list">
+    <div className="grid min-w-0 grid-cols-1 gap-3" data-testid="runs-list">
       <div className="flex items-center gap-2">
         <h3 className="flex-1 text-sm font-semibold">{t('flowRuns.list.title')}</h3>
         <Select

@@ -1,0 +1,214 @@
+import multipart from '@fastify/multipart';
+import {
+  createdIdAnswer,
+  createRagCollectionBody,
+  documentParams,
+  idParams,
+  KNOWLEDGE_LIMITS,
+  messageBody,
+  queryCollectionAnswer,
+  queryCollectionBody,
+  ragCollectionAnswer,
+  ragCollectionsAnswer,
+  ragDocumentAnswer,
+  ragDocumentsAnswer,
+  updateRagCollectionBody,
+  workspaceQuery,
+} from '@atelier/schemas';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { BUILDERS, principalOf } from '../plugins/auth';
+import { AppError } from '../services/errors';
+import { AUTHED, errorAnswers } from './responses';
+
+const tags = ['knowledge'];
+const access = { roles: BUILDERS };
+
+/** One upload: up to 20 files of up to 100 MB each, streamed; form fields beside them stay tiny. */
+const UPLOAD_LIMITS = {
+  fileSize: KNOWLEDGE_LIMITS.maxDocumentBytes,
+  files: KNOWLEDGE_LIMITS.maxFilesPerUpload,
+  fields: 10,
+  fieldSize: 1024,
+  fieldNameSize: 100,
+  parts: KNOWLEDGE_LIMITS.maxFilesPerUpload + 10,
+  headerPairs: 100,
+};
+
+const ragCollectionsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const knowledge = app.services.knowledge;
+  const { collections, documents } = knowledge;
+  // Only these routes read multipart bodies (registered in this plugin's scope).
+  await app.register(multipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
+
+  for (const url of ['/rag_collections_all', '/rag_collections_with_partial_server']) {
+    app.get(
+      url,
+      {
+        config: { access },
+        schema: {
+          tags,
+          summary: "A workspace's RAG collections with their document and chunk counts",
+          querystring: workspaceQuery,
+          response: { 200: ragCollectionsAnswer, ...errorAnswers(...AUTHED, 404) },
+        },
+      },
+      async (request) => ({
+        rag_collections: await collections.list(principalOf(request), request.query.workspace_id),
+      }),
+    );
+  }
+
+  app.get(
+    '/rag_collections/:id',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'A RAG collection',
+        params: idParams,
+        response: { 200: ragCollectionAnswer, ...errorAnswers(...AUTHED, 404) },
+      },
+    },
+    async (request) => ({ rag_collection: await collections.get(principalOf(request), request.params.id) }),
+  );
+
+  app.post(
+    '/rag_collections',
+    {
+      config: { access, rateLimitPreset: 'invoke' },
+      schema: {
+        tags,
+        summary:
+          'Create a RAG collection: in the built-in store (sized by one metered embedding of a probe text) or on an existing collection of a connector',
+        body: createRagCollectionBody,
+        response: { 201: createdIdAnswer, ...errorAnswers(...AUTHED, 402, 404, 409, 429, 502, 504) },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send({ id: await collections.create(principalOf(request), request.body) }),
+  );
+
+  app.put(
+    '/rag_collections/:id',
+    {
+      config: { access, rateLimitPreset: 'invoke' },
+      schema: {
+        tags,
+        summary: 'Update a RAG collection (its embeddings model only while it holds no documents: 409)',
+        params: idParams,
+        body: updateRagCollectionBody,
+        response: { 200: ragCollectionAnswer, ...errorAnswers(...AUTHED, 402, 404, 409, 429) },
+      },
+    },
+    async (request) => ({
+      rag_collection: await collections.update(principalOf(request), request.params.id, request.body),
+    }),
+  );
+
+  app.delete(
+    '/rag_collections/:id',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary:
+          "Delete a RAG collection: a built-in one's chunks and uploads go; an external collection's data stays",
+        params: idParams,
+        response: { 200: messageBody, ...errorAnswers(...AUTHED, 404) },
+      },
+    },
+    async (request) => {
+      await collections.remove(principalOf(request), request.params.id);
+      return { message: 'RAG collection deleted' };
+    },
+  );
+
+  app.post(
+    '/rag_collections/:id/query',
+    {
+      config: { access, rateLimitPreset: 'invoke' },
+      schema: {
+        tags,
+        summary:
+          'Retrieve the top-k chunks for a query (metadata filter, optional rerank, hybrid and score threshold), each with its source and score',
+        params: idParams,
+        body: queryCollectionBody,
+        response: { 200: queryCollectionAnswer, ...errorAnswers(...AUTHED, 402, 404, 429, 502, 504) },
+      },
+    },
+    async (request) => collections.query(principalOf(request), request.params.id, request.body),
+  );
+
+  app.post(
+    '/rag_collections/:id/documents',
+    {
+      config: { access, rateLimitPreset: 'run' },
+      schema: {
+        tags,
+        summary:
+          'Upload documents (multipart/form-data, "file" parts: up to 20 files of up to 100 MB, streamed to disk) and queue their ingestion; the same filename again replaces the document',
+        consumes: ['multipart/form-data'],
+        params: idParams,
+        response: { 202: ragDocumentsAnswer, ...errorAnswers(...AUTHED, 404, 409, 413, 415, 429) },
+      },
+    },
+    async (request, reply) => {
+      const uploaded = await documents.upload(principalOf(request), request.params.id, () => {
+        if (!request.isMultipart()) {
+          throw new AppError(415, 'unsupported_media_type', 'Send the files as multipart/form-data.');
+        }
+        return request.files();
+      });
+      return reply.status(202).send({ documents: uploaded });
+    },
+  );
+
+  app.get(
+    '/rag_collections/:id/documents',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: "A collection's documents with their ingestion status, newest first",
+        params: idParams,
+        response: { 200: ragDocumentsAnswer, ...errorAnswers(...AUTHED, 404) },
+      },
+    },
+    async (request) => ({ documents: await documents.list(principalOf(request), request.params.id) }),
+  );
+
+  app.get(
+    '/rag_collections/:id/documents/:documentId',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'A document and its ingestion status and progress',
+        params: documentParams,
+        response: { 200: ragDocumentAnswer, ...errorAnswers(...AUTHED, 404) },
+      },
+    },
+    async (request) => ({
+      document: await documents.get(principalOf(request), request.params.id, request.params.documentId),
+    }),
+  );
+
+  app.delete(
+    '/rag_collections/:id/documents/:documentId',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'Delete a document and its chunks',
+        params: documentParams,
+        response: { 200: messageBody, ...errorAnswers(...AUTHED, 404) },
+      },
+    },
+    async (request) => {
+      await documents.remove(principalOf(request), request.params.id, request.params.documentId);
+      return { message: 'Document deleted' };
+    },
+  );
+};
+
+export default ragCollectionsRoutes;

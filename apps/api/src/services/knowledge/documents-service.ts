@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import { unlink } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { ragDocuments, type Db } from '@atelier/db';
+import type { RagDocument } from '@atelier/schemas';
+import { and, desc, eq } from 'drizzle-orm';
+import type { Principal } from '../auth/principal';
+import { conflict, notFound } from '../errors';
+import { uploadsDirOf, type CollectionsService } from './collections-service';
+import type { ConnectorsService, KnowledgeApi } from './connectors-service';
+import { mapped } from './errors';
+import { discard, keep, stageFiles, type StagedFile, type UploadPart } from './upload-files';
+
+type DocumentRow = typeof ragDocuments.$inferSelect;
+
+export function toRagDocument(row: DocumentRow): RagDocument {
+  return {
+    id: row.id,
+    collection_id: row.collectionId,
+    filename: row.filename,
+    type: row.type,
+    size_bytes: row.sizeBytes,
+    status: row.status,
+    progress: row.progress,
+    chunk_count: row.chunkCount,
+    chunks_skipped: row.chunksSkipped,
+    error: row.error,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+export interface DocumentsDeps {
+  db: Db;
+  collections: CollectionsService;
+  connectors: ConnectorsService;
+  knowledge: KnowledgeApi;
+  dataDir: string;
+}
+
+/**
+ * A collection's documents: uploads streamed to `<dataDir>/uploads/<org>/<collection>/<file>` and
+ * queued for ingestion (the `rag_documents` row is the job). The same filename again reuses its row, so
+ * smart insertion can skip the chunks that did not change; the very same file, already ingested, is
+ * left as it is.
+ */
+export function createDocumentsService(deps: DocumentsDeps) {
+  const { db } = deps;
+  const pathOf = (stored: string) => resolve(deps.dataDir, stored);
+
+  async function editable(principal: Principal, collectionId: string) {
+    const found = await deps.collections.find(principal, collectionId);
+    await deps.collections.canEdit(principal, found.row.workspaceId);
+    return found;
+  }
+
+  async function findDocument(principal: Principal, collectionId: string, id: string) {
+    const [row] = await db
+      .select()
+      .from(ragDocuments)
+      .where(
+        and(
+          eq(ragDocuments.id, id),
+          eq(ragDocuments.collectionId, collectionId),
+          eq(ragDocuments.organizationId, principal.organizationId),
+        ),
+      )
+      .limit(1);
+    if (!row) throw notFound('document');
+    return row;
+  }
+
+  /** Records staged files in one transaction; answers each file's row. */
+  async function record(
+    principal: Principal,
+    collection: { id: string; workspaceId: string },
+    dir: string,
+    staged: StagedFile[],
+  ) {
+    return db.transaction(async (tx) => {
+      const rows: DocumentRow[] = [];
+      for (const file of staged) {
+        const [existing] = await tx
+          .select()
+          .from(ragDocuments)
+          .where(and(eq(ragDocuments.collectionId, collection.id), eq(ragDocuments.filename, file.filename)))
+          .limit(1);
+        if (existing && existing.sha256 === file.sha256 && existing.status === 'ready') {
+          rows.push(existing);
+          continue;
+        }
+        const id = existing?.id ?? randomUUID();
+        const path = join(dir, id);
+        await keep(file, path);
+        const job = {
+          mimeType: file.mimeType,
+          type: null,
+          sizeBytes: file.sizeBytes,
+          sha256: file.sha256,
+          storagePath: relative(deps.dataDir, path),
+          storageNode: deps.knowledge.storageNode(),
+          status: 'queued' as const,
+          progress: 0,
+          error: null,
+          attempts: 0,
+          lockedUntil: null,
+          uploadedBy: principal.userId,
+          updatedAt: new Date(),
+        };
+        const [row] = await tx
+          .insert(ragDocuments)
+          .values({
+            id,
+            organizationId: principal.organizationId,
+            workspaceId: collection.workspaceId,
+            collectionId: collection.id,
+            filename: file.filename,
+            ...job,
+          })
+          .onConflictDoUpdate({ target: [ragDocuments.collectionId, ragDocuments.filename], set: job })
+          .returning();
+        rows.push(row!);
+      }
+      return rows;
+    });
+  }
+
+  return {
+    async upload(
+      principal: Principal,
+      collectionId: string,
+      parts: () => AsyncIterable<UploadPart>,
+    ): Promise<RagDocument[]> {
+      const found = await editable(principal, collectionId);
+      if (!(await deps.collections.writable(found))) {
+        throw conflict(
+          'collection_read_only',
+          'This collection belongs to an external store that Atelier only reads: documents cannot be added.',
+        );
+      }
+      const dir = uploadsDirOf(deps.dataDir, found.row.organizationId, found.row.id);
+      const staged = await stageFiles(parts(), dir);
+      try {
+        const rows = await record(principal, found.row, dir, staged);
+        deps.knowledge.notifyIngestion();
+        return rows.map(toRagDocument);
+      } finally {
+        await discard(staged);
+      }
+    },
+
+    async list(principal: Principal, collectionId: string): Promise<RagDocument[]> {
+      await deps.collections.find(principal, collectionId);
+      const rows = await db
+        .select()
+        .from(ragDocuments)
+        .where(
+          and(
+            eq(ragDocuments.collectionId, collectionId),
+            eq(ragDocuments.organizationId, principal.organizationId),
+          ),
+        )
+        .orderBy(desc(ragDocuments.createdAt), desc(ragDocuments.id));
+      return rows.map(toRagDocument);
+    },
+
+    async get(principal: Principal, collectionId: string, id: string): Promise<RagDocument> {
+      await deps.collections.find(principal, collectionId);
+      return toRagDocument(await findDocument(principal, collectionId, id));
+    },
+
+    /** Deletes the document's chunks from the store, its waiting file and its row. */
+    async remove(principal: Principal, collectionId: string, id: string) {
+      const { row: collection, connector } = await editable(principal, collectionId);
+      const document = await findDocument(principal, collectionId, id);
+      const store = await deps.connectors.storeOf(connector);
+      await mapped(
+        () => store.deleteWhere(collection.collectionName, { field: 'document_id', op: 'eq', value: id }),
+        connector.kind !== 'builtin',
+      ).catch((error: unknown) => {
+        // A store collection already gone holds no chunks of it.
+        if ((error as { status?: number }).status !== 404) throw error;
+      });
+      if (document.storagePath) await unlink(pathOf(document.storagePath)).catch(() => undefined);
+      await db.delete(ragDocuments).where(eq(ragDocuments.id, id));
+    },
+  };
+}
+
+export type DocumentsService = ReturnType<typeof createDocumentsService>;

@@ -1,0 +1,126 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rename, unlink } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { privateDir, PRIVATE_FILE_MODE } from '@atelier/db';
+import { DEFAULT_LIMITS, DocumentError, detectType } from '@atelier/knowledge';
+import { KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
+import { AppError } from '../errors';
+
+/** One file part of a multipart upload, as @fastify/multipart yields it. */
+export interface UploadPart {
+  filename: string;
+  mimetype: string;
+  file: Readable;
+}
+
+/** A file written to disk under a temporary name, with its sha256. */
+export interface StagedFile {
+  tempPath: string;
+  filename: string;
+  mimeType: string;
+  sizeBytes: number;
+  sha256: string;
+}
+
+const MAX_FILENAME = 255;
+
+/** The file's own name (no directories), checked. */
+function cleanFilename(raw: string): string {
+  const name = basename(raw.replace(/\\/g, '/')).trim();
+  if (!name || name === '.' || name === '..' || name.length > MAX_FILENAME || name.includes('\u0000')) {
+    throw new AppError(422, 'invalid_filename', `Each file needs a name of 1 to ${MAX_FILENAME} characters.`);
+  }
+  return name;
+}
+
+/** Refuses early, by name and MIME type, what ingestion could never parse (415 unsupported_type). */
+async function assertAccepted(filename: string, mimeType: string) {
+  try {
+    // No content yet: only the name and the MIME type decide (the content is checked when parsed).
+    await detectType(new Uint8Array(0), filename, mimeType, DEFAULT_LIMITS);
+  } catch (error) {
+    if (error instanceof DocumentError && error.code === 'unsupported_document') {
+      throw new AppError(415, 'unsupported_type', `"${filename}": ${error.detail}.`);
+    }
+  }
+}
+
+const MEGABYTES = KNOWLEDGE_LIMITS.maxDocumentBytes / (1024 * 1024);
+
+/** The multipart plugin's limit errors as the API answers them. */
+function limitError(error: unknown): unknown {
+  const code = (error as { code?: string }).code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') {
+    return new AppError(413, 'file_too_large', `Each file may be at most ${MEGABYTES} MB.`);
+  }
+  if (code === 'FST_FILES_LIMIT') {
+    return new AppError(
+      413,
+      'too_many_files',
+      `An upload carries at most ${KNOWLEDGE_LIMITS.maxFilesPerUpload} files.`,
+    );
+  }
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
+    return new AppError(413, 'too_many_parts', 'The upload has too many parts.');
+  }
+  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
+    return new AppError(415, 'unsupported_media_type', 'Send the files as multipart/form-data.');
+  }
+  return error;
+}
+
+/**
+ * Streams every file part to `dir` under a temporary name while its sha256 is computed: nothing is
+ * held whole in memory. On any refusal (a file over the limit, a refused type) every file written so
+ * far is removed, so a refused upload leaves nothing on disk.
+ */
+export async function stageFiles(parts: AsyncIterable<UploadPart>, dir: string): Promise<StagedFile[]> {
+  privateDir(dir);
+  const staged: StagedFile[] = [];
+  try {
+    for await (const part of parts) {
+      const filename = cleanFilename(part.filename);
+      await assertAccepted(filename, part.mimetype);
+      const tempPath = join(dir, `.upload-${randomUUID()}`);
+      const hash = createHash('sha256');
+      let sizeBytes = 0;
+      const file = { tempPath, filename, mimeType: part.mimetype, sizeBytes, sha256: '' };
+      staged.push(file);
+      await pipeline(
+        part.file,
+        async function* (source: AsyncIterable<Buffer>) {
+          for await (const chunk of source) {
+            hash.update(chunk);
+            sizeBytes += chunk.length;
+            yield chunk;
+          }
+        },
+        createWriteStream(tempPath, { flags: 'wx', mode: PRIVATE_FILE_MODE }),
+      );
+      file.sizeBytes = sizeBytes;
+      file.sha256 = hash.digest('hex');
+    }
+  } catch (error) {
+    await discard(staged);
+    throw limitError(error);
+  }
+  if (staged.length === 0) {
+    throw new AppError(
+      422,
+      'no_files',
+      'Send one or more files in "file" parts of a multipart/form-data body.',
+    );
+  }
+  return staged;
+}
+
+/** Removes staged files that were not kept. */
+export async function discard(files: readonly StagedFile[]) {
+  await Promise.all(files.map((f) => unlink(f.tempPath).catch(() => undefined)));
+}
+
+/** Puts a staged file in its place (replacing the previous upload of the same document). */
+export const keep = (file: StagedFile, path: string) => rename(file.tempPath, path);

@@ -1,0 +1,190 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ragDocuments } from '@atelier/db';
+import { createPgvectorStore } from '@atelier/knowledge';
+import { KNOWLEDGE_LIMITS } from '@atelier/schemas';
+import { startFakeProvider, type FakeProvider } from '@atelier/testkit';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uploadsDirOf } from '../src/services/knowledge/collections-service';
+import { call, createOrg, startTestApp, type Org, type TestApp } from './helpers';
+import { builtinCollection, embed, streamUpload, upload } from './knowledge-fixtures';
+
+let t: TestApp;
+let fake: FakeProvider;
+let org: Org;
+let other: Org;
+let ws: string;
+let baseUrl: string;
+let collectionId: string;
+let modelId: string;
+
+beforeAll(async () => {
+  // Nothing is ingested here: the files and rows stay as the upload left them (ingestion has its own tests).
+  t = await startTestApp({ INGEST_DOCUMENTS: 'false' });
+  fake = await startFakeProvider();
+  org = await createOrg(t.app);
+  other = await createOrg(t.app);
+  ws = await org.workspace(org.admin, 'Documents');
+  ({ collectionId, modelId } = await builtinCollection(t.app, org, ws, fake.url, 'Uploads'));
+  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+
+const token = () => org.admin.token;
+const dir = () => uploadsDirOf(t.app.config.dataDir, org.id, collectionId);
+const files = () => (existsSync(dir()) ? readdirSync(dir()) : []);
+const rowOf = async (id: string) =>
+  (await t.app.db.select().from(ragDocuments).where(eq(ragDocuments.id, id)))[0]!;
+
+async function sha256Of(path: string) {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+describe('documents', () => {
+  it('streams a multi-megabyte upload to a private file and queues its ingestion', async () => {
+    const size = 6 * 1024 * 1024 + 123;
+    const res = await streamUpload(baseUrl, token(), collectionId, 'manual.txt', size);
+    expect(res.status).toBe(202);
+    const [document] = res.body.documents;
+    expect(document).toMatchObject({
+      collection_id: collectionId,
+      filename: 'manual.txt',
+      size_bytes: size,
+      status: 'queued',
+      progress: 0,
+    });
+    const row = await rowOf(document.id);
+    const path = join(t.app.config.dataDir, row.storagePath!);
+    expect(path).toBe(join(dir(), document.id));
+    expect(statSync(path).size).toBe(size);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(dir()).mode & 0o777).toBe(0o700);
+    expect(row.sha256).toBe(await sha256Of(path));
+    expect(files()).toEqual([document.id]);
+  });
+
+  it('refuses a file over the limit with 413 and keeps nothing on disk', async () => {
+    const before = files();
+    const rows = (await call(t.app, 'GET', `/rag_collections/${collectionId}/documents`, { token: token() }))
+      .body.documents.length;
+    const res = await streamUpload(
+      baseUrl,
+      token(),
+      collectionId,
+      'huge.txt',
+      KNOWLEDGE_LIMITS.maxDocumentBytes + 1,
+    );
+    expect(res.status).toBe(413);
+    expect(res.body.code).toBe('file_too_large');
+    expect(files()).toEqual(before);
+    const after = await call(t.app, 'GET', `/rag_collections/${collectionId}/documents`, { token: token() });
+    expect(after.body.documents).toHaveLength(rows);
+  }, 120_000);
+
+  it('the same filename again reuses its row; the very same ready file is left as it is', async () => {
+    const first = await upload(t.app, token(), collectionId, [{ filename: 'faq.md', content: '# FAQ\nv1' }]);
+    const id = first.body.documents[0].id as string;
+    await t.app.db
+      .update(ragDocuments)
+      .set({ status: 'ready', progress: 1, chunkCount: 3 })
+      .where(eq(ragDocuments.id, id));
+
+    const same = await upload(t.app, token(), collectionId, [{ filename: 'faq.md', content: '# FAQ\nv1' }]);
+    expect(same.status).toBe(202);
+    expect(same.body.documents[0]).toMatchObject({ id, status: 'ready', chunk_count: 3 });
+
+    const changed = await upload(t.app, token(), collectionId, [
+      { filename: 'faq.md', content: '# FAQ\nv2, longer' },
+    ]);
+    expect(changed.body.documents[0]).toMatchObject({ id, status: 'queued', progress: 0 });
+    const row = await rowOf(id);
+    expect(row.sha256).toBe(createHash('sha256').update('# FAQ\nv2, longer').digest('hex'));
+    expect(files().filter((f) => f === id)).toHaveLength(1);
+    expect(files().some((f) => f.startsWith('.upload-'))).toBe(false);
+  });
+
+  it('takes several files at once, lists them newest first and shows one', async () => {
+    const res = await upload(t.app, token(), collectionId, [
+      { filename: 'a.csv', content: 'x,y\n1,2', mimeType: 'text/csv' },
+      { filename: 'b.json', content: '{"a":1}', mimeType: 'application/json' },
+    ]);
+    expect(res.status).toBe(202);
+    expect(res.body.documents.map((d: { filename: string }) => d.filename)).toEqual(['a.csv', 'b.json']);
+    const list = await call(t.app, 'GET', `/rag_collections/${collectionId}/documents`, { token: token() });
+    const stamps = list.body.documents.map((d: { created_at: string }) => d.created_at);
+    expect([...stamps].sort().reverse()).toEqual(stamps);
+    const one = await call(
+      t.app,
+      'GET',
+      `/rag_collections/${collectionId}/documents/${res.body.documents[1].id}`,
+      {
+        token: token(),
+      },
+    );
+    expect(one.body.document).toMatchObject({ filename: 'b.json', status: 'queued' });
+  });
+
+  it('refuses unsupported types (415), a body that is not multipart and an empty upload', async () => {
+    const before = files();
+    const png = await upload(t.app, token(), collectionId, [
+      { filename: 'a.txt', content: 'fine' },
+      { filename: 'photo.png', content: Buffer.from([0x89, 0x50, 0x4e, 0x47]), mimeType: 'image/png' },
+    ]);
+    expect(png).toMatchObject({ status: 415, body: { code: 'unsupported_type' } });
+    expect(png.body.detail).toContain('photo.png');
+    expect(files()).toEqual(before);
+    const json = await call(t.app, 'POST', `/rag_collections/${collectionId}/documents`, {
+      token: token(),
+      body: { file: 'x' },
+    });
+    expect(json).toMatchObject({ status: 415, body: { code: 'unsupported_media_type' } });
+    const none = await upload(t.app, token(), collectionId, []);
+    expect(none.status).toBe(422);
+  });
+
+  it('deletes a document: its chunks, its file and its row', async () => {
+    const up = await upload(t.app, token(), collectionId, [{ filename: 'gone.txt', content: 'to delete' }]);
+    const id = up.body.documents[0].id as string;
+    const name = `rc_${collectionId.replace(/-/g, '')}`;
+    const [vector] = await embed(t.app, token(), modelId, ['to delete']);
+    const store = createPgvectorStore(t.app.db);
+    await store.upsert(name, [
+      { id: `${id}:0`, content: 'to delete', embedding: vector!, metadata: { document_id: id } },
+      { id: 'other:0', content: 'kept', embedding: vector!, metadata: { document_id: 'other' } },
+    ]);
+    const res = await call(t.app, 'DELETE', `/rag_collections/${collectionId}/documents/${id}`, {
+      token: token(),
+    });
+    expect(res.status).toBe(200);
+    const left = await store.preview(name, { limit: 100 });
+    expect(left.map((c) => c.id)).toEqual(['other:0']);
+    expect(files()).not.toContain(id);
+    expect(
+      (await call(t.app, 'GET', `/rag_collections/${collectionId}/documents/${id}`, { token: token() }))
+        .status,
+    ).toBe(404);
+  });
+
+  it("another organization's documents are not found and cannot be added to", async () => {
+    const up = await upload(t.app, token(), collectionId, [{ filename: 'mine.txt', content: 'mine' }]);
+    const id = up.body.documents[0].id as string;
+    const theirs = other.admin.token;
+    expect((await upload(t.app, theirs, collectionId, [{ filename: 'x.txt', content: 'x' }])).status).toBe(
+      404,
+    );
+    for (const method of ['GET', 'DELETE'] as const) {
+      const res = await call(t.app, method, `/rag_collections/${collectionId}/documents/${id}`, {
+        token: theirs,
+      });
+      expect(res.status, method).toBe(404);
+    }
+    expect(existsSync(join(dir(), id))).toBe(true);
+  });
+});

@@ -1,0 +1,183 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  addFakeEmbeddings,
+  addFakeModel,
+  addFakeProvider,
+  apiAs,
+  createWorkspaceInUi,
+  launch,
+  login,
+  newPage,
+  shot,
+} from './browser';
+
+const webUrl = inject('webUrl');
+const apiUrl = inject('apiUrl');
+const admin = inject('admin');
+const fakeProviderUrl = (inject('fakeProviderUrl') ?? '').replace(/\/+$/, '');
+const WORKSPACE = 'Knowledge lab';
+const COLLECTION = 'Employee handbook';
+/** A document of our own with a fact found nowhere else. */
+const HANDBOOK = [
+  '# Leave policy',
+  '',
+  'Every employee of Atelier Lab has 27 days of paid annual leave, plus public holidays.',
+  'Requests go through the HR portal at least two weeks ahead.',
+  '',
+  '# Expenses',
+  '',
+  'Train tickets are reimbursed in second class; taxis only after 22:00.',
+].join('\n');
+
+let browser: Browser;
+let page: Page;
+let errors: string[];
+let workspaceId: string | null = null;
+let collectionId = '';
+
+const call: ReturnType<typeof apiAs> = (...args) => apiAs(page, apiUrl)(...args);
+const next = () => page.getByRole('button', { name: 'Next', exact: true });
+
+beforeAll(async () => {
+  if (inject('noBrowser')) return;
+  browser = await launch();
+  ({ page, errors } = await newPage(browser, { width: 1366 }));
+});
+afterAll(async () => {
+  if (page && workspaceId) await call('DELETE', `/workspaces/${workspaceId}`).catch(() => undefined);
+  await browser?.close();
+});
+
+describe.skipIf(inject('noBrowser'))('knowledge in a browser', () => {
+  it('prepares its own workspace with an embeddings model on the fake provider', async () => {
+    expect(fakeProviderUrl).toMatch(/^https?:\/\//);
+    await login(page, webUrl, admin.email, admin.password);
+    workspaceId = await createWorkspaceInUi(page, WORKSPACE);
+    expect(workspaceId).toMatch(/^[0-9a-f-]{36}$/);
+    const providerId = await addFakeProvider(call, workspaceId!, fakeProviderUrl, 'Fake');
+    await addFakeEmbeddings(call, workspaceId!, providerId, 'Fake embeddings');
+  });
+
+  it('shows the empty page, then the built-in connector', async () => {
+    await page.goto(`${webUrl}/knowledges`);
+    await page.getByRole('heading', { name: 'Knowledge', exact: true }).waitFor();
+    await page.getByText('No collections yet').waitFor();
+    await page.getByRole('tab', { name: 'Connectors' }).click();
+    await page.getByTestId('connector-card').filter({ hasText: 'Atelier database' }).waitFor();
+    await shot(page, 'knowledge-connectors');
+    await page.getByRole('tab', { name: 'Collections' }).click();
+  });
+
+  it('creates a collection with the three-step wizard', async () => {
+    await page.getByRole('link', { name: 'Create a collection' }).first().click();
+    await page.waitForURL(/\/knowledges\/collections\/create$/);
+    await page.getByText('Step 1 of 3').waitFor();
+    // The built-in store is the default source.
+    await page.getByRole('radio', { name: /Atelier database/ }).waitFor();
+    expect(await page.getByRole('radio', { name: /Atelier database/ }).getAttribute('aria-checked')).toBe(
+      'true',
+    );
+    await next().click();
+    await page.getByText('Step 2 of 3').waitFor();
+    expect(await next().isDisabled()).toBe(true); // the valid-step flag: no name, no model yet
+
+    // Reset goes back to the first step with nothing kept.
+    await page.getByLabel('Name', { exact: true }).fill('Will be cleared');
+    await page.getByRole('button', { name: 'Reset' }).click();
+    await page.getByText('Step 1 of 3').waitFor();
+    await next().click();
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('');
+
+    await page.getByLabel('Name', { exact: true }).fill(COLLECTION);
+    await page.getByLabel('Embeddings model').click();
+    await page.getByRole('option', { name: /Fake embeddings/ }).click();
+    await page.getByLabel('Chunk size (characters)').fill('400');
+    await page.getByLabel('Chunk overlap').fill('40');
+    await next().click();
+    await page.getByText('Step 3 of 3').waitFor();
+    await page.getByTestId('wizard-summary').getByText(COLLECTION).waitFor();
+    await shot(page, 'knowledge-wizard-finalize');
+    await page.getByRole('button', { name: 'Create the collection' }).click();
+    await page.waitForURL(/\/knowledges\/collections\/edit\/[0-9a-f-]{36}$/);
+    collectionId = page.url().split('/').pop()!;
+    await page.getByRole('heading', { name: COLLECTION }).waitFor();
+    await page.getByText('No documents yet').waitFor();
+  });
+
+  it('uploads a document and follows it to ready', async () => {
+    await page.locator('input[type=file]').setInputFiles({
+      name: 'handbook.md',
+      mimeType: 'text/markdown',
+      buffer: Buffer.from(HANDBOOK),
+    });
+    const row = page.getByTestId('document-row').filter({ hasText: 'handbook.md' });
+    await row.waitFor();
+    await page.waitForSelector('[data-testid=document-row][data-status=ready]', { timeout: 60_000 });
+    await row.getByText(/\d+ chunks?/).waitFor();
+    await shot(page, 'knowledge-documents');
+    const { documents } = await call<{ documents: { status: string; chunk_count: number }[] }>(
+      'GET',
+      `/rag_collections/${collectionId}/documents`,
+    );
+    expect(documents).toHaveLength(1);
+    expect(documents[0]!.status).toBe('ready');
+    expect(documents[0]!.chunk_count).toBeGreaterThan(0);
+  });
+
+  it('the test retrieval box shows a chunk with its score, file and index', async () => {
+    await page.getByRole('tab', { name: 'Test retrieval' }).click();
+    await page.getByLabel('Question').fill('How many days of paid annual leave?');
+    await page.getByRole('button', { name: 'Search' }).click();
+    const chunk = page.getByTestId('retrieved-chunk').first();
+    await chunk.waitFor();
+    await chunk.getByText('handbook.md').waitFor();
+    expect(await chunk.textContent()).toMatch(/-?\d+\.\d\d\s*handbook\.md\s*chunk \d+/);
+    expect(await page.getByTestId('retrieval-results').textContent()).toContain('27 days');
+    await shot(page, 'knowledge-retrieval');
+  });
+
+  it('a simple chatbot built in the studio answers from the document and shows its source', async () => {
+    await addFakeModel(call, workspaceId!, fakeProviderUrl, {
+      provider: 'Fake chat',
+      model: 'Fake chat model',
+    });
+    await page.goto(`${webUrl}/studio`);
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name', { exact: true }).fill('Handbook helper');
+    await dialog.getByRole('radio', { name: /^Simple/ }).check();
+    await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.getByLabel('Instruction', { exact: true }).fill('Answer from the handbook.');
+    await page.getByRole('combobox', { name: 'Model', exact: true }).click();
+    await page.getByRole('option', { name: /Fake chat model/ }).click();
+    await page.getByRole('checkbox', { name: COLLECTION }).click();
+    await page.getByRole('button', { name: 'Save & Publish' }).click();
+    await page.getByText('Saved and published.').first().waitFor();
+
+    await page.goto(`${webUrl}/chat`);
+    await page.getByRole('button', { name: 'New conversation with Handbook helper' }).click();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('How many days of paid annual leave do employees have?');
+    await box.press('Enter');
+    const answer = page.getByTestId('assistant-message').last();
+    const sources = answer.getByTestId('answer-sources');
+    await sources.waitFor({ timeout: 30_000 });
+    await sources.getByTestId('answer-source-name').getByText('handbook.md').first().waitFor();
+    await page.waitForSelector('[data-testid=assistant-message][data-state=done]', { timeout: 30_000 });
+    await shot(page, 'knowledge-chat-sources');
+    // Reopened, the conversation keeps the answer's sources.
+    await page.reload();
+    await page.getByTestId('conversation-item').first().click();
+    await page.getByTestId('assistant-message').last().getByTestId('answer-sources').waitFor();
+  });
+
+  it('lists the collection with its counts, and no page error happened', async () => {
+    await page.goto(`${webUrl}/knowledges`);
+    const card = page.getByTestId('collection-card').filter({ hasText: COLLECTION });
+    await card.waitFor();
+    expect(await card.textContent()).toMatch(/Documents\s*1/);
+    await shot(page, 'knowledge-collections');
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,169 @@
+import { AlertCircle, ArrowUp, LoaderCircle } from 'lucide-react';
+import { useEffect, useRef, type FormEvent, type KeyboardEvent } from 'react';
+import { Markdown } from '@/features/chat/markdown';
+import { cn } from '@/lib/utils';
+import type { EmbedMessage } from './embed-client';
+import type { EmbedTexts } from './embed-texts';
+
+/** A whole-panel state: loading, or an error with an optional retry. */
+export function PanelState({
+  busy,
+  text,
+  onRetry,
+  retry,
+}: {
+  busy?: boolean;
+  text: string;
+  onRetry?(): void;
+  retry?: string;
+}) {
+  return (
+    <div
+      role={busy ? 'status' : 'alert'}
+      className="flex flex-1 flex-col items-center justify-center gap-3 p-6 text-center text-sm text-muted-foreground"
+    >
+      {busy ? (
+        <LoaderCircle className="size-6 animate-spin" aria-hidden />
+      ) : (
+        <AlertCircle className="size-6 text-destructive" aria-hidden />
+      )}
+      <p className="max-w-xs">{text}</p>
+      {onRetry ? (
+        <button
+          type="button"
+          onClick={onRetry}
+          className="rounded-md border px-3 py-1.5 text-foreground hover:bg-muted"
+        >
+          {retry}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/** The conversation: the greeting first, then the messages; the answer being written ends with a caret. */
+export function Messages({
+  greeting,
+  messages,
+  streaming,
+  texts,
+}: {
+  greeting: string;
+  messages: EmbedMessage[];
+  streaming: boolean;
+  texts: EmbedTexts;
+}) {
+  const end = useRef<HTMLDivElement>(null);
+  const last = messages.at(-1);
+  // (scrollIntoView returns a promise in recent browsers: an effect must return nothing but a clean-up)
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: 'end' });
+  }, [messages.length, last?.text]);
+  const caret = (
+    <span className="ml-0.5 inline-block h-3.5 w-1.5 animate-pulse bg-current align-middle" aria-hidden />
+  );
+  return (
+    <div
+      className="flex flex-1 flex-col gap-3 overflow-y-auto p-4"
+      aria-live="polite"
+      data-testid="embed-messages"
+    >
+      <Bubble role="assistant">
+        <Markdown text={greeting} />
+      </Bubble>
+      {messages.map((m, i) => {
+        const writing = streaming && i === messages.length - 1 && m.role === 'assistant';
+        return (
+          <Bubble key={m.id} role={m.role} error={m.error}>
+            {m.role === 'user' ? (
+              <p className="whitespace-pre-wrap break-words text-sm">{m.text}</p>
+            ) : writing && !m.text ? (
+              <p className="text-sm text-muted-foreground">
+                {texts.thinking}
+                {caret}
+              </p>
+            ) : (
+              <Markdown text={m.text} trailing={writing ? caret : undefined} />
+            )}
+          </Bubble>
+        );
+      })}
+      <div ref={end} />
+    </div>
+  );
+}
+
+function Bubble({
+  role,
+  error,
+  children,
+}: {
+  role: 'user' | 'assistant';
+  error?: boolean | undefined;
+  children: React.ReactNode;
+}) {
+  return (
+    <div
+      data-role={role}
+      className={cn(
+        'max-w-[85%] rounded-2xl px-3.5 py-2.5',
+        role === 'user'
+          ? 'self-end rounded-br-sm bg-primary text-primary-foreground'
+          : 'self-start rounded-bl-sm bg-muted text-foreground',
+        error && 'border border-destructive/50 bg-destructive/10 text-foreground',
+      )}
+    >
+      {children}
+    </div>
+  );
+}
+
+/** The message box: Enter sends, Shift+Enter starts a new line. */
+export function Composer({
+  value,
+  onChange,
+  onSend,
+  disabled,
+  placeholder,
+  texts,
+  inputRef,
+}: {
+  value: string;
+  onChange(value: string): void;
+  onSend(): void;
+  disabled: boolean;
+  placeholder: string;
+  texts: EmbedTexts;
+  inputRef: React.RefObject<HTMLTextAreaElement | null>;
+}) {
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!disabled && value.trim()) onSend();
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) submit(event);
+  };
+  return (
+    <form onSubmit={submit} className="flex items-end gap-2 border-t bg-background p-3">
+      <textarea
+        ref={inputRef}
+        rows={1}
+        value={value}
+        maxLength={8000}
+        aria-label={placeholder}
+        placeholder={placeholder}
+        onChange={(e) => onChange(e.target.value)}
+        onKeyDown={onKeyDown}
+        className="max-h-32 min-h-10 flex-1 resize-none rounded-xl border border-input bg-background px-3 py-2 text-sm outline-none placeholder:text-muted-foreground focus-visible:ring-2 focus-visible:ring-ring"
+      />
+      <button
+        type="submit"
+        disabled={disabled || !value.trim()}
+        aria-label={texts.send}
+        className="flex size-10 shrink-0 items-center justify-center rounded-full bg-primary text-primary-foreground disabled:opacity-40"
+      >
+        <ArrowUp className="size-5" aria-hidden />
+      </button>
+    </form>
+  );
+}

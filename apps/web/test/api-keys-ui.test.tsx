@@ -1,0 +1,137 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CreatedApiKey } from '@atelier/schemas';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import i18n from 'i18next';
+import { act, createElement, type ReactElement } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { initReactI18next } from 'react-i18next';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiKeyCreateDialog } from '../src/features/studio/api-key-create-dialog';
+import { ApiKeysSection } from '../src/features/studio/api-keys-section';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const KEY = `atl_${'k'.repeat(43)}`;
+const created: CreatedApiKey = {
+  id: 'k1',
+  name: 'Website',
+  prefix: KEY.slice(0, 12),
+  created_at: '2025-01-01T00:00:00Z',
+  last_used_at: null,
+  key: KEY,
+};
+
+function english() {
+  const dir = join(process.cwd(), 'src', 'i18n', 'locales');
+  const merged = {};
+  for (const f of readdirSync(dir).filter((n) => n.startsWith('en.'))) {
+    Object.assign(merged, JSON.parse(readFileSync(join(dir, f), 'utf8')));
+  }
+  return merged;
+}
+
+let container: HTMLDivElement;
+let root: Root;
+beforeAll(async () => {
+  await i18n.use(initReactI18next).init({ lng: 'en', resources: { en: { translation: english() } } });
+});
+beforeEach(() => {
+  container = document.createElement('div');
+  document.body.append(container);
+  root = createRoot(container);
+});
+afterEach(() => {
+  act(() => root.unmount());
+  container.remove();
+  vi.unstubAllGlobals();
+});
+const render = (element: ReactElement) => act(() => root.render(element));
+const page = () => document.body.textContent ?? '';
+const button = (name: string) =>
+  [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === name)!;
+
+/** Types into a React-controlled input (through the native setter, as a user's input would). */
+function type(input: HTMLInputElement, value: string) {
+  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+  act(() => {
+    setter.call(input, value);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+}
+const flush = () => act(() => new Promise((r) => setTimeout(r, 0)));
+/** Lets the queries settle until the page shows `text` (or gives up after a second). */
+async function until(text: string) {
+  for (let i = 0; i < 50 && !page().includes(text); i++)
+    await act(() => new Promise((r) => setTimeout(r, 20)));
+}
+
+describe('the API key creation dialog', () => {
+  it('requires a name, then shows the key once: closing forgets it', async () => {
+    const onCreate = vi.fn(async () => created);
+    const onClose = vi.fn();
+    const dialog = (open: boolean) => createElement(ApiKeyCreateDialog, { open, onCreate, onClose });
+    render(dialog(true));
+    act(() => button('Create key').click());
+    expect(page()).toContain('This field is required');
+    expect(onCreate).not.toHaveBeenCalled();
+
+    type(document.querySelector('input')!, '  Website ');
+    act(() => button('Create key').click());
+    await flush();
+    expect(onCreate).toHaveBeenCalledWith('Website');
+    expect(page()).toContain(KEY);
+    expect(page()).toContain('it will not be shown again');
+    expect(button('Copy')).toBeDefined();
+
+    act(() => button('Done').click());
+    expect(onClose).toHaveBeenCalled();
+    render(dialog(false));
+    render(dialog(true));
+    expect(page()).not.toContain(KEY);
+    expect(document.querySelector('input')!.value).toBe('');
+  });
+});
+
+describe('the API keys section', () => {
+  const section = () =>
+    createElement(
+      QueryClientProvider,
+      { client: new QueryClient({ defaultOptions: { queries: { retry: false } } }) },
+      createElement(ApiKeysSection, { chatbotId: 'c1' }),
+    );
+  const answer = (status: number, body: unknown) =>
+    vi.fn(
+      async () =>
+        new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
+    );
+
+  it('shows loading, then the keys without the key itself', async () => {
+    const { key: _secret, ...listed } = created;
+    vi.stubGlobal('fetch', answer(200, { api_keys: [{ ...listed, last_used_at: null }] }));
+    render(section());
+    expect(page()).toContain('Loading the API keys…');
+    await until('Website');
+    expect(page()).toContain('Website');
+    expect(page()).toContain(`${created.prefix}…`);
+    expect(page()).toContain('never used');
+    expect(page()).not.toContain(KEY);
+    act(() => button('Revoke').click());
+    expect(page()).toContain('Applications using this key stop working at once.');
+  });
+
+  it('shows an empty state with the creation button, and an error with a retry', async () => {
+    vi.stubGlobal('fetch', answer(200, { api_keys: [] }));
+    render(section());
+    await until('No API keys yet');
+    expect(page()).toContain('No API keys yet');
+    expect(button('Create key')).toBeDefined();
+    act(() => root.unmount());
+    root = createRoot(container);
+    vi.stubGlobal('fetch', answer(500, { detail: 'Down', code: 'internal_error' }));
+    render(section());
+    await until('could not be loaded');
+    expect(page()).toContain('The API keys could not be loaded.');
+    expect(button('Try again')).toBeDefined();
+  });
+});

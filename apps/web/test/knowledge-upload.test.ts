@@ -1,0 +1,197 @@
+import type { RagDocument, Tool } from '@atelier/schemas';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { formatBytes, formatScore } from '../src/features/knowledge/format';
+import { isIngesting } from '../src/features/knowledge/queries';
+import { settingsBody, validateSettingsForm } from '../src/features/knowledge/settings-form';
+import { toolItemsFor, toolTypeOfNode } from '../src/features/knowledge/tool-pickers';
+import {
+  checkFiles,
+  fractionOf,
+  perFileProgress,
+  sendFiles,
+  uploadAll,
+  uploadFiles,
+  useUploads,
+  type XhrLike,
+} from '../src/features/knowledge/upload';
+
+/** A scripted XMLHttpRequest: reports progress, then answers each send with the next status and body. */
+function fakeXhr(answers: { status: number; body: unknown }[]) {
+  const sent: { url: string; headers: Record<string, string>; form: FormData }[] = [];
+  const factory = (): XhrLike => {
+    const xhr: XhrLike & { url: string; headers: Record<string, string> } = {
+      url: '',
+      headers: {},
+      status: 0,
+      responseText: '',
+      upload: { onprogress: null },
+      onload: null,
+      onerror: null,
+      onabort: null,
+      open: (_method, url) => {
+        xhr.url = url;
+      },
+      setRequestHeader: (name, value) => {
+        xhr.headers[name] = value;
+      },
+      abort: () => xhr.onabort?.(),
+      send: (form) => {
+        sent.push({ url: xhr.url, headers: xhr.headers, form });
+        const answer = answers.shift() ?? { status: 500, body: null };
+        queueMicrotask(() => {
+          xhr.upload.onprogress?.({ loaded: 50, total: 100 });
+          xhr.upload.onprogress?.({ loaded: 100, total: 100 });
+          xhr.status = answer.status;
+          xhr.responseText = JSON.stringify(answer.body);
+          xhr.onload?.();
+        });
+      },
+    };
+    return xhr;
+  };
+  return { factory, sent };
+}
+
+const file = (name: string, size = 10) => new File(['x'.repeat(size)], name, { type: 'text/plain' });
+const doc = (status: RagDocument['status']) => ({ status }) as RagDocument;
+
+beforeEach(() => useUploads.setState({ uploads: [] }));
+
+describe('upload', () => {
+  it('refuses files of other types and files over 100 MB', () => {
+    const big = file('big.pdf');
+    Object.defineProperty(big, 'size', { value: 101 * 1024 * 1024 });
+    const { accepted, rejected } = checkFiles([file('a.PDF'), file('b.md'), file('c.exe'), big]);
+    expect(accepted.map((f) => f.name)).toEqual(['a.PDF', 'b.md']);
+    expect(rejected.map((r) => [r.file.name, r.reason])).toEqual([
+      ['c.exe', 'type'],
+      ['big.pdf', 'size'],
+    ]);
+  });
+
+  it('progress is a fraction from 0 to 1', () => {
+    expect(fractionOf(25, 100)).toBe(0.25);
+    expect(fractionOf(5, 0)).toBe(0);
+    expect(fractionOf(150, 100)).toBe(1);
+  });
+
+  it('lays the bytes sent over the files in order', () => {
+    expect(perFileProgress([100, 300], 0, 400)).toEqual([0, 0]);
+    expect(perFileProgress([100, 300], 50, 400)).toEqual([0.5, 0]);
+    expect(perFileProgress([100, 300], 250, 400)).toEqual([1, 0.5]);
+    expect(perFileProgress([100, 300], 400, 400)).toEqual([1, 1]);
+    expect(perFileProgress([0, 10], 5, 10)).toEqual([1, 0.5]);
+  });
+
+  it('sends one multipart `file` part per file with the bearer token and reports the bytes sent', async () => {
+    const { factory, sent } = fakeXhr([{ status: 202, body: { documents: [] } }]);
+    const progress: [number, number][] = [];
+    const answer = await sendFiles({
+      url: 'http://api/rag_collections/c1/documents',
+      files: [file('notes.txt'), file('more.md')],
+      token: 'tok',
+      onProgress: (loaded, total) => progress.push([loaded, total]),
+      xhr: factory,
+    });
+    expect(answer).toEqual({ status: 202, body: { documents: [] } });
+    expect(progress).toEqual([
+      [50, 100],
+      [100, 100],
+    ]);
+    expect(sent[0]!.headers.authorization).toBe('Bearer tok');
+    expect((sent[0]!.form.getAll('file') as File[]).map((f) => f.name)).toEqual(['notes.txt', 'more.md']);
+  });
+
+  it('a 401 refreshes the session once and sends again with the new token', async () => {
+    const { factory, sent } = fakeXhr([
+      { status: 401, body: { detail: 'expired' } },
+      { status: 202, body: { documents: [{ id: 'd1' }] } },
+    ]);
+    let token = 'old';
+    const refresh = vi.fn(async () => {
+      token = 'new';
+    });
+    const docs = await uploadFiles(
+      { baseUrl: 'http://api', token: () => token, refresh, xhr: factory },
+      'c 1',
+      [file('a.txt')],
+      () => {},
+    );
+    expect(docs).toEqual([{ id: 'd1' }]);
+    expect(refresh).toHaveBeenCalledOnce();
+    expect(sent.map((s) => s.headers.authorization)).toEqual(['Bearer old', 'Bearer new']);
+    expect(sent[0]!.url).toBe('http://api/rag_collections/c%201/documents');
+  });
+
+  it("a refused upload throws the API's detail", async () => {
+    const { factory } = fakeXhr([{ status: 413, body: { detail: 'File too large', code: 'too_large' } }]);
+    await expect(
+      uploadFiles(
+        { baseUrl: 'http://api', token: () => 't', refresh: async () => {}, xhr: factory },
+        'c1',
+        [file('a.txt')],
+        () => {},
+      ),
+    ).rejects.toThrow('File too large');
+  });
+
+  it('sends at most 20 files a request and tracks every file until done or failed', async () => {
+    const { factory, sent } = fakeXhr([
+      { status: 202, body: { documents: [] } },
+      { status: 400, body: { detail: 'Unsupported file', code: 'bad' } },
+    ]);
+    const onDone = vi.fn();
+    const files = Array.from({ length: 21 }, (_, i) => file(`f${i}.txt`));
+    await uploadAll(
+      { baseUrl: 'http://api', token: () => 't', refresh: async () => {}, xhr: factory },
+      'c1',
+      files,
+      onDone,
+    );
+    expect(sent.map((s) => s.form.getAll('file').length)).toEqual([20, 1]);
+    const uploads = useUploads.getState().uploads;
+    expect(uploads).toHaveLength(21);
+    expect(uploads.slice(0, 20).every((u) => u.status === 'done' && u.progress === 1)).toBe(true);
+    expect(uploads[20]).toMatchObject({ name: 'f20.txt', status: 'failed', error: 'Unsupported file' });
+    expect(onDone).toHaveBeenCalledOnce();
+  });
+
+  it('the documents list is polled while one is queued or processing', () => {
+    expect(isIngesting([doc('ready'), doc('processing')])).toBe(true);
+    expect(isIngesting([doc('queued')])).toBe(true);
+    expect(isIngesting([doc('ready'), doc('failed')])).toBe(false);
+    expect(isIngesting(undefined)).toBe(false);
+  });
+
+  it('scores show two decimals, sizes a unit', () => {
+    expect(formatScore(0.87654)).toBe('0.88');
+    expect(formatBytes(2048)).toBe('2 KB');
+    expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatBytes(100 * 1024 * 1024)).toBe('100 MB');
+  });
+});
+
+describe('connector and tool settings', () => {
+  const fields = [
+    { name: 'url', label: 'URL', required: true, secret: false, placeholder: null },
+    { name: 'api_key', label: 'API key', required: true, secret: true, placeholder: null },
+  ];
+
+  it('a secret left empty on edit is kept: not required and not sent', () => {
+    const form = { name: 'Q', description: '', settings: { url: 'http://q:6333', api_key: '' } };
+    expect(validateSettingsForm(fields, form, true)).toEqual({});
+    expect(validateSettingsForm(fields, form, false)).toEqual({ 'setting.api_key': 'common.required' });
+    expect(settingsBody(fields, form)).toEqual({ url: 'http://q:6333' });
+  });
+
+  it('a Figma loader picks Figma tools only', () => {
+    expect(toolTypeOfNode('figma_loader')).toBe('figma');
+    expect(toolTypeOfNode('llm')).toBeNull();
+    const tools = [
+      { tool_id: 't1', name: 'Design', type: 'figma' },
+      { tool_id: 't2', name: 'Tickets', type: 'jira' },
+    ] as Tool[];
+    expect(toolItemsFor('figma_loader', tools)).toEqual([{ id: 't1', name: 'Design' }]);
+    expect(toolItemsFor('figma_loader', undefined)).toBeUndefined();
+  });
+});

@@ -1,0 +1,171 @@
+// bench/knowledge index lab: HNSW/IVFFlat variants over the bench corpus (BENCH_CHUNKS paragraphs in
+// lab.corpus, kept between runs), straight in SQL: build seconds, index size, query p50/p99 and recall@10
+// for each SET list. LAB_VARIANTS=name:setting;setting:...,name2 (names below); DATABASE_URL required.
+// How the store's index was chosen (100,000 chunks, a machine loaded ~20 on 2 cores): halfvec m16
+// ef_construction 64 recall 0.942 / 0.983 at ef_search 100 / 200; ef_construction 32 0.94 / 0.958 at
+// 150 / 200; binary quantization + re-rank of 100: 0.01 (sparse vectors); IVFFlat 316 lists: 0.81 at
+// 10 probes.
+import { bagOfWordsEmbedding } from '@atelier/testkit';
+import pg from 'pg';
+import { encodeVectorArray } from '@atelier/knowledge';
+import { percentile } from '../shared/stats';
+import { DIMENSION, ExactIndex, paragraph, question } from './corpus';
+
+const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 100_000);
+const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
+const VARIANTS = (process.env.LAB_VARIANTS ?? 'vector').split(',');
+const RELOAD = process.env.LAB_RELOAD === '1';
+const log = (...a: unknown[]) => console.error(`[${new Date().toISOString().slice(11, 19)}]`, ...a);
+
+const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+await client.connect();
+await client.query('CREATE EXTENSION IF NOT EXISTS vector');
+const [{ oid }] = (await client.query("SELECT oid::int FROM pg_type WHERE typname = 'vector'")).rows;
+const exists = (await client.query("SELECT to_regclass('lab.corpus') AS r")).rows[0].r;
+const [{ n }] = exists ? (await client.query('SELECT count(*)::int AS n FROM lab.corpus')).rows : [{ n: 0 }];
+if (RELOAD || n !== CHUNKS) {
+  await client.query('DROP SCHEMA IF EXISTS lab CASCADE; CREATE SCHEMA lab');
+  await client.query(`CREATE TABLE lab.corpus (id text PRIMARY KEY, content text NOT NULL, content_hash text NOT NULL,
+    metadata jsonb NOT NULL DEFAULT '{}', embedding vector(${DIMENSION}) NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', content)) STORED)`);
+  await client.query('ALTER TABLE lab.corpus ALTER COLUMN embedding SET STORAGE MAIN');
+  if (process.env.LAB_LZ4 === '1')
+    await client.query('ALTER TABLE lab.corpus ALTER COLUMN embedding SET COMPRESSION lz4');
+  if (process.env.LAB_GIN !== '0') {
+    await client.query('CREATE INDEX ON lab.corpus USING gin (tsv)');
+    await client.query('CREATE INDEX ON lab.corpus USING gin (metadata jsonb_path_ops)');
+  }
+  const started = performance.now();
+  for (let s = 0; s < CHUNKS; s += 500) {
+    const rows = Array.from({ length: Math.min(500, CHUNKS - s) }, (_, k) => s + k);
+    const texts = rows.map(paragraph);
+    await client.query(
+      `INSERT INTO lab.corpus (id, content, content_hash, metadata, embedding)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::vector[])`,
+      [
+        rows.map((r) => `d${Math.floor(r / 50)}:${r % 50}`),
+        texts,
+        texts.map(() => 'x'),
+        rows.map((r) => JSON.stringify({ document_id: `d${Math.floor(r / 50)}`, chunk_index: r % 50 })),
+        encodeVectorArray(
+          texts.map((t) => bagOfWordsEmbedding(t, DIMENSION)),
+          DIMENSION,
+          oid,
+        ),
+      ],
+    );
+  }
+  log(`loaded ${CHUNKS} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  await client.query('VACUUM ANALYZE lab.corpus');
+}
+const size = (await client.query("SELECT pg_size_pretty(pg_table_size('lab.corpus')) s")).rows[0].s;
+log(`table size ${size}`);
+
+const exact = new ExactIndex(CHUNKS, () => 0);
+const questions = Array.from({ length: QUERIES }, (_, q) => question(q, CHUNKS).text);
+const vectors = questions.map((t) => `[${bagOfWordsEmbedding(t, DIMENSION).join(',')}]`);
+const markerOf = (content: string) => Number(/u(\d+)\.$/.exec(content.trim())?.[1] ?? -1);
+
+interface Variant {
+  index: string;
+  query: (v: string) => [string, string[]];
+  settings?: string;
+}
+const H = `halfvec(${DIMENSION})`;
+const rerank = (inner: string, k: number) =>
+  `SELECT * FROM (SELECT id, content, metadata, embedding <=> $1::vector AS d FROM lab.corpus ORDER BY ${inner} LIMIT ${k}) s ORDER BY d LIMIT 10`;
+const variants: Record<string, Variant> = {
+  vector: {
+    index: 'USING hnsw (embedding vector_cosine_ops)',
+    query: (v) => [
+      'SELECT id, content, metadata, embedding <=> $1::vector AS d FROM lab.corpus ORDER BY embedding <=> $1::vector LIMIT 10',
+      [v],
+    ],
+  },
+  half: {
+    index: `USING hnsw ((embedding::${H}) halfvec_cosine_ops)`,
+    query: (v) => [
+      `SELECT id, content, metadata, embedding <=> $1::vector AS d FROM lab.corpus ORDER BY embedding::${H} <=> $1::${H} LIMIT 10`,
+      [v],
+    ],
+  },
+  half32: {
+    index: `USING hnsw ((embedding::${H}) halfvec_cosine_ops) WITH (ef_construction = 32)`,
+    query: (v) => [
+      `SELECT id, content, metadata, embedding <=> $1::vector AS d FROM lab.corpus ORDER BY embedding::${H} <=> $1::${H} LIMIT 10`,
+      [v],
+    ],
+  },
+  halfrr: {
+    index: `USING hnsw ((embedding::${H}) halfvec_cosine_ops)`,
+    query: (v) => [rerank(`embedding::${H} <=> $1::${H}`, 40), [v]],
+  },
+  bq: {
+    index: `USING hnsw ((binary_quantize(embedding)::bit(${DIMENSION})) bit_hamming_ops)`,
+    query: (v) => [
+      rerank(`binary_quantize(embedding)::bit(${DIMENSION}) <~> binary_quantize($1::vector)`, 100),
+      [v],
+    ],
+  },
+  ivf100: {
+    index: `USING ivfflat ((embedding::${H}) halfvec_cosine_ops) WITH (lists = 100)`,
+    query: (v) => [
+      `SELECT id, content, metadata, embedding <=> $1::vector AS d FROM lab.corpus ORDER BY embedding::${H} <=> $1::${H} LIMIT 10`,
+      [v],
+    ],
+  },
+  ivf316: {
+    index: `USING ivfflat ((embedding::${H}) halfvec_cosine_ops) WITH (lists = 316)`,
+    query: (v) => [
+      `SELECT id, content, metadata, embedding <=> $1::vector AS d FROM lab.corpus ORDER BY embedding::${H} <=> $1::${H} LIMIT 10`,
+      [v],
+    ],
+  },
+  ivf: {
+    index: `USING ivfflat ((embedding::${H}) halfvec_cosine_ops) WITH (lists = 300)`,
+    query: (v) => [
+      `SELECT id, content, metadata, embedding <=> $1::vector AS d FROM lab.corpus ORDER BY embedding::${H} <=> $1::${H} LIMIT 10`,
+      [v],
+    ],
+  },
+};
+
+for (const spec of VARIANTS) {
+  const [name, ...sets] = spec.split(':');
+  const variant = variants[name!]!;
+  await client.query('DROP INDEX IF EXISTS lab.lab_idx');
+  await client.query("SET maintenance_work_mem = '1500MB'");
+  await client.query('SET max_parallel_maintenance_workers = 2');
+  const started = performance.now();
+  await client.query(`CREATE INDEX lab_idx ON lab.corpus ${variant.index}`);
+  const build = (performance.now() - started) / 1000;
+  const isize = (await client.query("SELECT pg_size_pretty(pg_relation_size('lab.lab_idx')) s")).rows[0].s;
+  for (const set of sets.length ? sets : ['']) {
+    if (set) for (const s of set.split(';')) await client.query(`SET ${s}`);
+    const times: number[] = [];
+    let recall = 0;
+    for (let q = 0; q < QUERIES; q++) {
+      const [text, params] = variant.query(vectors[q]!);
+      const t0 = performance.now();
+      const rows = (await client.query(text, params)).rows as { content: string }[];
+      times.push(performance.now() - t0);
+      recall += exact.recall(
+        questions[q]!,
+        rows.map((r) => markerOf(r.content)),
+        10,
+      );
+    }
+    console.log(
+      JSON.stringify({
+        variant: name,
+        set,
+        build_s: Number(build.toFixed(1)),
+        index_size: isize,
+        p50: Number(percentile(times, 50).toFixed(2)),
+        p99: Number(percentile(times, 99).toFixed(2)),
+        recall: Number((recall / QUERIES).toFixed(4)),
+      }),
+    );
+  }
+}
+await client.end();

@@ -1,0 +1,133 @@
+import { htmlSplit, markdownSplit, recursiveSplit } from '@atelier/engine';
+import type { ParsedDocument } from '../parse/index';
+import type { Metadata } from '../stores/vector-store';
+
+/** A piece of a document before embedding: its text and what it adds to the document's metadata. */
+export interface DocumentChunk {
+  content: string;
+  metadata: Metadata;
+}
+
+export interface ChunkOptions {
+  splitter: 'recursive' | 'markdown' | 'html';
+  chunkSize: number;
+  chunkOverlap: number;
+}
+
+const SEPARATORS = ['\n\n', '\n', ' ', ''];
+const MARKDOWN_HEADERS = [
+  ['#', 'Header 1'],
+  ['##', 'Header 2'],
+  ['###', 'Header 3'],
+] as const;
+const HTML_HEADERS = [
+  ['h1', 'Header 1'],
+  ['h2', 'Header 2'],
+  ['h3', 'Header 3'],
+] as const;
+
+/** The engine's recursive splitter with the collection's size; the overlap is kept below the size. */
+function bySize(text: string, options: ChunkOptions): string[] {
+  const chunkSize = Math.max(1, options.chunkSize);
+  const chunkOverlap = Math.max(0, Math.min(options.chunkOverlap, Math.floor(chunkSize / 2)));
+  return recursiveSplit(text, {
+    chunkSize,
+    chunkOverlap,
+    separators: SEPARATORS,
+    isSeparatorRegex: false,
+    length: (s) => s.length,
+  })
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+/** Sections (with their headers as metadata) cut again to the collection's chunk size. */
+function sectionsBySize(
+  sections: { content: string; metadata: Record<string, string> }[],
+  options: ChunkOptions,
+) {
+  return sections.flatMap((section) =>
+    bySize(section.content, options).map((content) => ({ content, metadata: { ...section.metadata } })),
+  );
+}
+
+/** Text cut by size is split in segments of about this many characters, with a turn of the event loop between. */
+const SEGMENT_CHARS = 256 * 1024;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Cuts a long text at paragraph (else line, else word) boundaries into pieces of about `size` characters. */
+export function segments(text: string, size = SEGMENT_CHARS): string[] {
+  const out: string[] = [];
+  let at = 0;
+  while (text.length - at > size) {
+    const window = text.slice(at, at + size);
+    let cut = -1;
+    for (const separator of ['\n\n', '\n', ' ']) {
+      cut = window.lastIndexOf(separator);
+      if (cut > size / 2) break;
+    }
+    const end = cut > size / 2 ? at + cut : at + size;
+    out.push(text.slice(at, end));
+    at = end;
+  }
+  out.push(text.slice(at));
+  return out;
+}
+
+/** Texts split by size, one segment at a time, yielding to other work (HTTP requests) in between. */
+async function bySizeYielding(
+  parts: { text: string; metadata: Metadata }[],
+  options: ChunkOptions,
+): Promise<DocumentChunk[]> {
+  const chunks: DocumentChunk[] = [];
+  for (const part of parts) {
+    for (const segment of segments(part.text)) {
+      for (const content of bySize(segment, options))
+        chunks.push({ content, metadata: { ...part.metadata } });
+      await nextTurn();
+    }
+  }
+  return chunks;
+}
+
+/**
+ * Cuts a parsed document with its collection's splitter (the engine's three splitters): recursive by
+ * size (PDF pages apart, each chunk knowing its `page`); markdown at headings (the headings above a
+ * chunk in its metadata) for markdown documents; html at h1–h3 for HTML documents (`html` is the raw
+ * page). Sections longer than the chunk size are cut again by size. Other types use the recursive one.
+ */
+export async function chunkDocument(
+  parsed: ParsedDocument,
+  options: ChunkOptions,
+  html?: string,
+): Promise<DocumentChunk[]> {
+  if (options.splitter === 'markdown' && parsed.type === 'markdown') {
+    const sections = markdownSplit(parsed.text, {
+      headers: MARKDOWN_HEADERS,
+      returnEachLine: false,
+      stripHeaders: false,
+    });
+    return sectionsBySize(sections, options);
+  }
+  if (options.splitter === 'html' && parsed.type === 'html' && html !== undefined) {
+    return sectionsBySize(htmlSplit(html, { headers: HTML_HEADERS, returnEachElement: false }), options);
+  }
+  if (parsed.type === 'pdf' && parsed.pages && parsed.pages.length > 0) {
+    return bySizeYielding(
+      parsed.pages.map((text, index) => ({ text, metadata: { page: index + 1 } })),
+      options,
+    );
+  }
+  return bySizeYielding([{ text: parsed.text, metadata: {} }], options);
+}
+
+/** The document-level metadata every chunk of a document carries (besides its id, name and index). */
+export function documentMetadata(parsed: ParsedDocument): Metadata {
+  const m = parsed.metadata;
+  const out: Metadata = { type: parsed.type };
+  if (m.title) out.title = m.title;
+  if (m.pages !== undefined) out.pages = m.pages;
+  if (m.slides !== undefined) out.slides = m.slides;
+  if (m.rows !== undefined) out.rows = m.rows;
+  return out;
+}

@@ -1,0 +1,228 @@
+import { readFile, rm } from 'node:fs/promises';
+import { isAbsolute, relative, resolve } from 'node:path';
+import type { MeterScope } from '@atelier/metering';
+import { KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
+import type { KnowledgeDeps } from '../facade';
+import { parseDocument } from '../parse/index';
+import { documentChunkHashes } from '../service/chunk-lookup';
+import type { ModelCalls } from '../service/models';
+import { loadCollectionById, setDimension, type CollectionRecord } from '../service/records';
+import type { SqlClient } from '../stores/sql-client';
+import { contentHash, KnowledgeError, type ChunkInput, type VectorStore } from '../stores/vector-store';
+import { chunkDocument, documentMetadata } from './chunk';
+import type { ClaimedDocument, Lease } from './queue';
+
+/** What ingesting a document needs from the capability. */
+export interface IngestContext {
+  deps: KnowledgeDeps;
+  sql: SqlClient;
+  calls: ModelCalls;
+  storeFor: (connector: CollectionRecord['connector']) => Promise<VectorStore>;
+}
+
+/** The row stopped being this worker's (deleted, re-uploaded, taken over): the work is dropped. */
+export class LeaseLost extends Error {
+  constructor() {
+    super('The document is no longer this worker’s to ingest');
+    this.name = 'LeaseLost';
+  }
+}
+
+/** How far ingestion had come when it stopped. */
+export interface IngestState {
+  /** The store was found holding no chunk of the document: a failure then removes what was written. */
+  firstIngestion: boolean;
+  collection: CollectionRecord | null;
+}
+
+/** Where an upload waits on disk; a stored path leading outside the data directory is refused. */
+export function uploadPath(dataDir: string, storagePath: string): string {
+  const root = resolve(dataDir);
+  const full = resolve(root, storagePath);
+  const rel = relative(root, full);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
+    throw new KnowledgeError(422, 'invalid_storage_path', 'The uploaded file is not in the data directory.');
+  }
+  return full;
+}
+
+/** The metered calls of an ingestion are charged to the organization, on behalf of the uploader. */
+export function ingestionScope(document: ClaimedDocument, collection: CollectionRecord): MeterScope {
+  return {
+    organizationId: document.organizationId,
+    workspaceId: document.workspaceId,
+    userId: document.uploadedBy,
+    chatbotId: null,
+    chatbotName: `Knowledge: ${collection.name}`,
+    conversationId: null,
+    storeContent: true,
+  };
+}
+
+/**
+ * Creates the store collection once: when the collection's dimension comes from its first embedding,
+ * or (`missing`) when its store lost it.
+ */
+function collectionEnsurer(ctx: IngestContext, collection: CollectionRecord, store: VectorStore) {
+  let ensured: Promise<void> | undefined;
+  let recreated: Promise<void> | undefined;
+  const create = async (dimension: number) => {
+    try {
+      await store.createCollection({
+        name: collection.collectionName,
+        dimension,
+        distance: collection.distance,
+        deferVectorIndex: true,
+      });
+    } catch (error) {
+      if (!(error instanceof KnowledgeError && error.status === 409)) throw error;
+    }
+  };
+  return (dimension: number, missing = false): Promise<void> => {
+    // A store collection goes missing when its RAG collection is deleted: it is never made again then.
+    if (missing) {
+      return (recreated ??= (async () => {
+        if (!(await loadCollectionById(ctx.sql, collection.id))) throw new LeaseLost();
+        await create(dimension);
+      })());
+    }
+    return (ensured ??= (async () => {
+      if (collection.dimension !== null) return;
+      await create(dimension);
+      await setDimension(ctx.sql, collection.id, dimension);
+      collection.dimension = dimension;
+    })());
+  };
+}
+
+const isMissingCollection = (error: unknown) =>
+  error instanceof KnowledgeError && error.code === 'collection_not_found';
+
+/**
+ * Ingests one claimed document: parse the upload (from disk), split with the collection's splitter,
+ * embed only the chunks whose content changed since the document's last ingestion (smart insertion:
+ * ids `<documentId>:<index>`, compared by content hash), upsert them batch by batch with progress,
+ * delete chunks beyond the new count, then mark the row ready and remove the upload.
+ */
+export async function ingestDocument(
+  ctx: IngestContext,
+  document: ClaimedDocument,
+  lease: Lease,
+  state: IngestState,
+  signal: AbortSignal,
+): Promise<void> {
+  const collection = await loadCollectionById(ctx.sql, document.collectionId);
+  state.collection = collection;
+  if (!collection) throw new LeaseLost();
+  if (!collection.embeddingsModelId) {
+    throw new KnowledgeError(
+      409,
+      'embeddings_model_missing',
+      'The collection has no embeddings model any more; choose one in its settings.',
+    );
+  }
+  if (!document.storagePath) {
+    throw new KnowledgeError(422, 'file_missing', 'The uploaded file is gone; upload the document again.');
+  }
+  const path = uploadPath(ctx.deps.dataDir, document.storagePath);
+  const parsed = await parseDocument({
+    path,
+    filename: document.filename,
+    mimeType: document.mimeType,
+    limits: { maxBytes: KNOWLEDGE_LIMITS.maxDocumentBytes },
+  });
+  const html =
+    collection.splitter === 'html' && parsed.type === 'html' ? await readFile(path, 'utf8') : undefined;
+  const pieces = await chunkDocument(parsed, collection, html);
+  if (pieces.length === 0) {
+    throw new KnowledgeError(
+      422,
+      'no_text',
+      'No text was found in the document (a scanned PDF or an image needs OCR first).',
+    );
+  }
+  signal.throwIfAborted();
+
+  const base = { document_id: document.id, filename: document.filename, ...documentMetadata(parsed) };
+  const chunks: ChunkInput[] = pieces.map((piece, index) => ({
+    id: `${document.id}:${index}`,
+    content: piece.content,
+    embedding: [],
+    metadata: { ...base, ...piece.metadata, chunk_index: index },
+  }));
+  const store = await ctx.storeFor(collection.connector);
+  const name = collection.collectionName;
+  let existing = new Map<string, string>();
+  // Only a document that stored chunks before (a re-upload, an interrupted ingestion) has any to compare.
+  if (collection.dimension !== null && document.chunkCount > 0) {
+    existing = await documentChunkHashes(store, name, collection.dimension, document.id, chunks.length).catch(
+      (error: unknown) => {
+        // A collection not made yet in its store simply holds nothing.
+        if (error instanceof KnowledgeError && error.status === 404) return new Map<string, string>();
+        throw error;
+      },
+    );
+  }
+  state.firstIngestion = existing.size === 0;
+  const todo: ChunkInput[] = [];
+  for (let i = 0; i < chunks.length; i++) {
+    if (existing.get(chunks[i]!.id) !== contentHash(chunks[i]!.content)) todo.push(chunks[i]!);
+    if (i % 2000 === 1999) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  const skipped = chunks.length - todo.length;
+  let done = skipped;
+  const progressOf = () => 0.1 + (0.9 * done) / chunks.length;
+  if (
+    !(await lease.update({
+      progress: progressOf(),
+      chunkCount: done,
+      chunksSkipped: skipped,
+      type: parsed.type,
+    }))
+  ) {
+    throw new LeaseLost();
+  }
+
+  const ensure = collectionEnsurer(ctx, collection, store);
+  await ctx.calls.embedTexts(
+    ingestionScope(document, collection),
+    collection.embeddingsModelId,
+    todo.map((c) => c.content),
+    signal,
+    async (start, vectors) => {
+      await ensure(vectors[0]!.length);
+      const batch = vectors.map((embedding, i) => ({ ...todo[start + i]!, embedding }));
+      signal.throwIfAborted();
+      await store.upsert(name, batch).catch(async (error: unknown) => {
+        if (!isMissingCollection(error)) throw error;
+        await ensure(vectors[0]!.length, true);
+        await store.upsert(name, batch);
+      });
+      done += batch.length;
+      // After the last batch the row is marked ready just below: no progress write in between.
+      if (done === chunks.length) return;
+      if (!(await lease.update({ progress: Math.min(progressOf(), 0.99), chunkCount: done }))) {
+        throw new LeaseLost();
+      }
+    },
+  );
+  if (collection.dimension !== null) {
+    await store.deleteWhere(name, {
+      and: [
+        { field: 'document_id', op: 'eq', value: document.id },
+        { field: 'chunk_index', op: 'gte', value: chunks.length },
+      ],
+    });
+  }
+  const finished = await lease.update({
+    status: 'ready',
+    progress: 1,
+    chunkCount: chunks.length,
+    chunksSkipped: skipped,
+    error: null,
+    release: true,
+    clearStoragePath: true,
+  });
+  if (!finished) throw new LeaseLost();
+  await rm(path, { force: true });
+}

@@ -1,0 +1,45 @@
+import { detectType } from './detect';
+import { tooLarge, unreadable } from './errors';
+import { parseDocx, parseOdt, parsePptx } from './office';
+import { parsePdf } from './pdf';
+import { readFileLimited } from './read';
+import { parseCsv, parseHtml, parseJson, parseMarkdown, parseTxt } from './text';
+import type { DocumentType, FormatParser, ParseLimits, ParsedDocument } from './types';
+
+const PARSERS: Record<DocumentType, FormatParser> = {
+  pdf: parsePdf,
+  docx: parseDocx,
+  pptx: parsePptx,
+  odt: parseOdt,
+  markdown: parseMarkdown,
+  csv: parseCsv,
+  json: parseJson,
+  html: parseHtml,
+  txt: parseTxt,
+};
+
+/** What a parser thread is handed (structured-cloned): a file to read or bytes, the type hints, the limits. */
+export type ParseTask = ({ path: string; data?: never } | { data: Uint8Array; path?: never }) & {
+  filename: string;
+  mimeType?: string | undefined;
+  limits: ParseLimits;
+};
+
+/**
+ * Reads (a file, within the size limit), detects the type and parses: the work of a parser thread.
+ * Throws `DocumentError`s, and whatever a format library throws.
+ */
+export async function parseSource(task: ParseTask): Promise<ParsedDocument> {
+  const { limits } = task;
+  let data: Uint8Array;
+  if (task.path !== undefined) data = await readFileLimited(task.path, limits.maxBytes);
+  else {
+    data = task.data;
+    if (data.byteLength > limits.maxBytes)
+      throw tooLarge(`document is larger than the limit of ${limits.maxBytes} bytes`);
+  }
+  if (data.byteLength === 0) throw unreadable('the document is empty');
+  const type = await detectType(data, task.filename, task.mimeType, limits);
+  const parsed = await PARSERS[type]({ data, filename: task.filename, limits });
+  return { type, ...parsed };
+}

@@ -1,0 +1,130 @@
+import { availableParallelism } from 'node:os';
+import pLimit from 'p-limit';
+import { Piscina } from 'piscina';
+import { DocumentError, parseTimeout, tooLarge, unreadable } from './errors';
+import type { ParseTask } from './parse-source';
+import type { ThreadAnswer } from './thread';
+import type { ParsedDocument } from './types';
+
+export interface ParsePoolOptions {
+  /** Parser threads at most (PARSE_THREADS). Default: the machine's cores but one, at least 1. */
+  threads?: number | undefined;
+  /** Heap (V8 old generation) one thread may use, in MB: past it the thread is stopped. Default 512. */
+  maxMemoryMb?: number | undefined;
+  /** An idle thread ends after this long, in ms. Default 30 s. */
+  idleTimeoutMs?: number | undefined;
+  /** The module a thread runs (default thread.mjs); tests hand in their own. */
+  entry?: URL | undefined;
+}
+
+export interface ParsePool {
+  readonly threads: number;
+  /** Parses in a thread; every failure is a `DocumentError`. `transfer`: buffers of the task to move, not copy. */
+  parse(task: ParseTask, transfer?: ArrayBuffer[]): Promise<ParsedDocument>;
+  /** Lets the parses already asked for end, then stops the threads. */
+  close(): Promise<void>;
+}
+
+export const defaultParseThreads = () => Math.max(1, availableParallelism() - 1);
+const DEFAULT_MEMORY_MB = 512;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+
+/** A parser thread's entry: built, the bundle beside this package's; from source, the loader shim. */
+const threadEntry = () =>
+  import.meta.url.endsWith('.js')
+    ? new URL('./parse/thread.js', import.meta.url)
+    : new URL('./thread.mjs', import.meta.url);
+
+/**
+ * A pool of parser threads (piscina): parsing a large PDF or Office file is CPU work of seconds that
+ * would otherwise hold the event loop serving every request. Parses wait their turn for a thread before
+ * their clock starts (p-limit, as many at once as threads), so `limits.timeoutMs` counts parsing only;
+ * past it, or past its heap limit, the thread is terminated and the document fails, never the process.
+ */
+export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
+  const threads = Math.max(1, Math.floor(options.threads ?? defaultParseThreads()));
+  const maxMemoryMb = options.maxMemoryMb ?? DEFAULT_MEMORY_MB;
+  const piscina = new Piscina<ParseTask, ThreadAnswer>({
+    filename: (options.entry ?? threadEntry()).href,
+    minThreads: 0,
+    maxThreads: threads,
+    idleTimeout: options.idleTimeoutMs ?? 30_000,
+    resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb },
+  });
+  // A thread failing with no parse running (a stray rejection of a parser after its answer) concerns no
+  // document, and the next parse starts a new thread; unheard, piscina's 'error' event would end the process.
+  piscina.on('error', () => undefined);
+  const turn = pLimit(threads);
+  const running = new Set<Promise<unknown>>();
+
+  async function runOne(task: ParseTask, transfer: ArrayBuffer[] | undefined): Promise<ParsedDocument> {
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), task.limits.timeoutMs);
+    let answer: ThreadAnswer;
+    try {
+      answer = await piscina.run(task, {
+        signal: timeout.signal,
+        ...(transfer?.length ? { transferList: transfer } : {}),
+      });
+    } catch (error) {
+      if (timeout.signal.aborted) {
+        throw parseTimeout(
+          `parsing took longer than ${seconds(task.limits.timeoutMs)} and was stopped (a document this complex needs splitting)`,
+        );
+      }
+      if ((error as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        throw tooLarge(
+          `parsing the document needs more than the ${maxMemoryMb} MB of memory a parser may use`,
+        );
+      }
+      throw unreadable(
+        `cannot parse the document: the parser thread failed (${error instanceof Error ? error.message : String(error)})`,
+        error,
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+    if (answer.ok) return answer.document;
+    throw new DocumentError(answer.code, answer.detail);
+  }
+
+  return {
+    threads,
+    parse(task, transfer) {
+      const parsed = turn(() => runOne(task, transfer));
+      const tracked = parsed.catch(() => undefined);
+      running.add(tracked);
+      void tracked.then(() => running.delete(tracked));
+      return parsed;
+    },
+    async close() {
+      while (running.size > 0) await Promise.all(running);
+      await piscina.destroy();
+    },
+  };
+}
+
+let configured: ParsePoolOptions = {};
+let shared: ParsePool | undefined;
+
+/** Sets the shared pool's options (the API's PARSE_THREADS); a pool already running is replaced. */
+export function configureParsePool(options: ParsePoolOptions): void {
+  configured = { ...options };
+  void closeParsePool();
+}
+
+/** The pool `parseDocument` uses, started on first use (its threads start on demand too). */
+export function sharedParsePool(): ParsePool {
+  shared ??= createParsePool(configured);
+  return shared;
+}
+
+/**
+ * Closes the shared pool once the parses already asked for are done (a later parse starts a new one).
+ * Called where the knowledge capability is closed: the API's and the worker's shutdown.
+ */
+export async function closeParsePool(): Promise<void> {
+  const pool = shared;
+  shared = undefined;
+  await pool?.close();
+}

@@ -1,0 +1,220 @@
+import { openDatabase } from '@atelier/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createPgvectorStore,
+  toSqlClient,
+  type ChunkInput,
+  type Distance,
+  type PgvectorStore,
+  type PgvectorStoreOptions,
+  type QueryFn,
+  type SqlClient,
+} from '../src';
+import { databaseUrl, dropSchemas, uniqueName, vectorUnavailable } from './postgres';
+import { cosine, expectKnowledgeError, randomVector, seeded } from './store-contract';
+
+interface IndexSubject {
+  sql: SqlClient;
+  schema: string;
+  /** A store over the subject's database; each call is another instance (as another process has). */
+  store(options?: PgvectorStoreOptions): PgvectorStore;
+  cleanup(): Promise<void>;
+}
+
+const DIMENSION = 24;
+
+function chunks(count: number, seed: number, dimension = DIMENSION): ChunkInput[] {
+  const random = seeded(seed);
+  return Array.from({ length: count }, (_, i) => ({
+    id: `c${i}`,
+    content: `chunk ${i}`,
+    embedding: randomVector(random, dimension),
+    metadata: { n: i },
+  }));
+}
+
+const measures: Record<Distance, (a: readonly number[], b: readonly number[]) => number> = {
+  cosine: (a, b) => cosine(a, b),
+  l2: (a, b) => -Math.hypot(...a.map((x, i) => x - b[i]!)),
+  inner_product: (a, b) => a.reduce((sum, x, i) => sum + x * b[i]!, 0),
+};
+
+function exactTop(all: ChunkInput[], vector: number[], k: number, distance: Distance): string[] {
+  return all
+    .map((chunk) => ({ id: chunk.id, score: measures[distance](vector, chunk.embedding) }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, k)
+    .map((hit) => hit.id);
+}
+
+/** The store's statements as it sends them (to EXPLAIN the searches it makes). */
+function recording(sql: SqlClient, seen: { text: string; params: unknown[] }[]): SqlClient {
+  const wrap =
+    (query: QueryFn): QueryFn =>
+    (text, params) => {
+      seen.push({ text, params: params ?? [] });
+      return query(text, params);
+    };
+  return {
+    ...sql,
+    query: wrap(sql.query),
+    transaction: (fn) => sql.transaction((query) => fn(wrap(query))),
+  };
+}
+
+function describeIndexes(name: string, makeSubject: () => Promise<IndexSubject>): void {
+  describe(`pgvector HNSW indexes: ${name}`, () => {
+    let subject: IndexSubject;
+    beforeAll(async () => {
+      subject = await makeSubject();
+    }, 180_000);
+    afterAll(() => subject?.cleanup());
+
+    const indexDef = async (table: string) => {
+      const [row] = await subject.sql.query<{ def: string }>(
+        "SELECT indexdef AS def FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 AND indexname LIKE '%_hnsw'",
+        [subject.schema, table],
+      );
+      return row?.def ?? '';
+    };
+
+    /**
+     * The plan of the last search the store made, sequential scans off (a small table may not be
+     * worth its index): its ordering must be the one its HNSW index serves.
+     */
+    async function lastSearchPlan(seen: { text: string; params: unknown[] }[]): Promise<string> {
+      const search = seen.filter((s) => s.text.includes('AS distance')).at(-1)!;
+      const rows = await subject.sql.transaction(async (query) => {
+        await query("SELECT set_config('enable_seqscan', 'off', true)");
+        return query<{ 'QUERY PLAN': string }>(`EXPLAIN ${search.text}`, search.params);
+      });
+      return rows.map((row) => row['QUERY PLAN']).join('\n');
+    }
+
+    for (const distance of ['cosine', 'l2', 'inner_product'] as const) {
+      it(`indexes half-precision vectors and answers the exact top-10 (${distance})`, async () => {
+        const seen: { text: string; params: unknown[] }[] = [];
+        const store = createPgvectorStore(recording(subject.sql, seen), { schema: subject.schema });
+        const table = `half_${distance}`;
+        await store.createCollection({ name: table, dimension: DIMENSION, distance, deferVectorIndex: true });
+        const all = chunks(3_000, 11);
+        await store.upsert(table, all);
+        expect(await store.buildVectorIndex(table)).toBe(true);
+        expect(await indexDef(table)).toContain(`(embedding)::halfvec(${DIMENSION})) halfvec_`);
+        const random = seeded(12);
+        for (let q = 0; q < 10; q++) {
+          const vector = randomVector(random, DIMENSION);
+          const hits = await store.query(table, { vector, topK: 10 });
+          expect(hits.map((hit) => hit.id)).toEqual(exactTop(all, vector, 10, distance));
+          // Scores come from the full-precision vectors.
+          const best = all.find((chunk) => chunk.id === hits[0]!.id)!;
+          expect(hits[0]!.score).toBeCloseTo(measures[distance](vector, best.embedding), 5);
+        }
+        expect(await lastSearchPlan(seen)).toMatch(new RegExp(`Index Scan using "?_${table}_hnsw`));
+      }, 120_000);
+    }
+
+    it('keeps searching collections whose index holds full-precision vectors (made before)', async () => {
+      const legacy = subject.store({ vectorIndex: 'vector' });
+      await legacy.createCollection({ name: 'full', dimension: DIMENSION });
+      const all = chunks(1_000, 21);
+      await legacy.upsert('full', all);
+      expect(await indexDef('full')).toContain('USING hnsw (embedding vector_cosine_ops)');
+      const seen: { text: string; params: unknown[] }[] = [];
+      const store = createPgvectorStore(recording(subject.sql, seen), { schema: subject.schema });
+      const vector = randomVector(seeded(22), DIMENSION);
+      const hits = await store.query('full', { vector, topK: 5 });
+      expect(hits.map((hit) => hit.id)).toEqual(exactTop(all, vector, 5, 'cosine'));
+      expect(await lastSearchPlan(seen)).toMatch(/Index Scan using "?_full_hnsw/);
+    });
+
+    it('reads a collection again when another process dropped it or made it with another dimension', async () => {
+      const mine = subject.store();
+      const other = subject.store();
+      await mine.createCollection({ name: 'moving', dimension: 8 });
+      await mine.upsert('moving', chunks(20, 31, 8));
+      expect(await mine.query('moving', { vector: chunks(1, 31, 8)[0]!.embedding, topK: 1 })).toHaveLength(1);
+
+      await other.dropCollection('moving');
+      await other.createCollection({ name: 'moving', dimension: 16 });
+      await other.upsert('moving', chunks(20, 32, 16));
+      const [top] = await mine.query('moving', { vector: chunks(1, 32, 16)[0]!.embedding, topK: 1 });
+      expect(top?.id).toBe('c0');
+      expect(await mine.upsert('moving', chunks(3, 33, 16))).toBe(3);
+
+      await other.dropCollection('moving');
+      await expectKnowledgeError(
+        mine.query('moving', { vector: chunks(1, 32, 16)[0]!.embedding, topK: 1 }),
+        404,
+        'collection_not_found',
+      );
+      await expectKnowledgeError(mine.upsert('moving', chunks(1, 34, 16)), 404, 'collection_not_found');
+    });
+  });
+}
+
+describeIndexes('PGlite', async () => {
+  const database = await openDatabase({});
+  return {
+    sql: toSqlClient(database.db),
+    schema: 'kb',
+    store: (options) => createPgvectorStore(database.db, options),
+    cleanup: () => database.close(),
+  };
+});
+
+describe.skipIf(Boolean(vectorUnavailable))(
+  `PostgreSQL with pgvector${vectorUnavailable ? ` (skipped: ${vectorUnavailable})` : ''}`,
+  () => {
+    describeIndexes('PostgreSQL', async () => {
+      const schema = uniqueName('kb_index');
+      const database = await openDatabase({ url: databaseUrl, poolSize: 2 });
+      return {
+        sql: toSqlClient(database.db),
+        schema,
+        store: (options) => createPgvectorStore(database.db, { ...options, schema }),
+        cleanup: async () => {
+          await database.close();
+          await dropSchemas(schema);
+        },
+      };
+    });
+
+    it('opens a registry made before halfvec indexes (no vector_index column)', async () => {
+      const schema = uniqueName('kb_legacy');
+      const database = await openDatabase({ url: databaseUrl, poolSize: 2 });
+      const sql = toSqlClient(database.db);
+      try {
+        const all = chunks(200, 41);
+        await sql.query(`CREATE SCHEMA "${schema}"`);
+        await sql.query(
+          `CREATE TABLE "${schema}"._collections (name text PRIMARY KEY, dimension integer NOT NULL, distance text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`,
+        );
+        await sql.query(
+          `CREATE TABLE "${schema}".old (id text PRIMARY KEY, content text NOT NULL, content_hash text NOT NULL, metadata jsonb NOT NULL DEFAULT '{}', embedding vector(${DIMENSION}) NOT NULL, tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', content)) STORED)`,
+        );
+        await sql.query(
+          `CREATE INDEX "_old_hnsw" ON "${schema}".old USING hnsw (embedding vector_cosine_ops)`,
+        );
+        await sql.query(
+          `INSERT INTO "${schema}"._collections (name, dimension, distance) VALUES ('old', $1, 'cosine')`,
+          [DIMENSION],
+        );
+        const store = createPgvectorStore(database.db, { schema });
+        expect(await store.upsert('old', all)).toBe(200);
+        const vector = randomVector(seeded(42), DIMENSION);
+        const hits = await store.query('old', { vector, topK: 3 });
+        expect(hits.map((hit) => hit.id)).toEqual(exactTop(all, vector, 3, 'cosine'));
+        // New collections beside it get the halfvec index.
+        await store.createCollection({ name: 'fresh', dimension: DIMENSION });
+        const [kind] = await sql.query<{ vector_index: string }>(
+          `SELECT vector_index FROM "${schema}"._collections WHERE name = 'fresh'`,
+        );
+        expect(kind?.vector_index).toBe('halfvec');
+      } finally {
+        await database.close();
+        await dropSchemas(schema);
+      }
+    });
+  },
+);

@@ -1,0 +1,43 @@
+/** Where a RAG collection's chunks live: Atelier's own database, an external PostgreSQL, or Qdrant. */
+export const connectorKinds = ['builtin', 'pgvector', 'qdrant'] as const;
+export type ConnectorKind = (typeof connectorKinds)[number];
+
+export const vectorDistances = ['cosine', 'l2', 'inner_product'] as const;
+export type VectorDistance = (typeof vectorDistances)[number];
+
+/** How a collection's documents are cut into chunks (the three splitters of the flow editor). */
+export const collectionSplitters = ['recursive', 'markdown', 'html'] as const;
+export type CollectionSplitter = (typeof collectionSplitters)[number];
+
+/** A document's ingestion: queued, then processing (parse, split, embed, store), then ready or failed. */
+export const documentStatuses = ['queued', 'processing', 'ready', 'failed'] as const;
+export type DocumentStatus = (typeof documentStatuses)[number];
+
+/** The file types a collection ingests. */
+export const documentTypes = [
+  'pdf',
+  'docx',
+  'pptx',
+  'odt',
+  'markdown',
+  'csv',
+  'json',
+  'html',
+  'txt',
+] as const;
+export type DocumentType = (typeof documentTypes)[number];
+
+/** Stored tool configurations nodes reference by `toolId`. */
+export const toolTypes = ['figma', 'jira', 'notion', 'gitbook'] as const;
+export type ToolType = (typeof toolTypes)[number];
+
+export const KNOWLEDGE_LIMITS = {
+  /** One uploaded file. */
+  maxDocumentBytes: 100 * 1024 * 1024,
+  /** Files in one upload request. */
+  maxFilesPerUpload: 20,
+  maxTopK: 100,
+  maxQueryChars: 4000,
+  previewDefaultLimit: 10,
+  previewMaxLimit: 100,
+} as const;
