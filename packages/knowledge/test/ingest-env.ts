@@ -16,6 +16,7 @@ import {
 import { createModelAccess, createSecretBox, type MeterScope } from '@atelier/metering';
 import type { ModelType, ProviderKind } from '@atelier/schemas';
 import { sharedTestDatabase, startFakeProvider, type FakeProvider } from '@atelier/testkit';
+import type { Database } from '@atelier/db';
 import { createKnowledge, toSqlClient, type Knowledge, type KnowledgeDeps, type QueryFn } from '../src/index';
 
 /*
@@ -45,8 +46,17 @@ export interface Env {
   close(): Promise<void>;
 }
 
-export async function startEnv(name: string, options: { dimensions?: number } = {}): Promise<Env> {
-  const db = (await sharedTestDatabase()).db;
+export interface EnvOptions {
+  dimensions?: number;
+  /** A database of its own (default: the shared test database); closed with the environment. */
+  database?: Database;
+  /** A data directory of its own: only this environment's worker takes its uploads. */
+  dataDir?: string;
+  indexDelayMs?: number;
+}
+
+export async function startEnv(name: string, options: EnvOptions = {}): Promise<Env> {
+  const db = (options.database ?? (await sharedTestDatabase())).db;
   const fake = await startFakeProvider({ apiKey: KEY, embeddingDimensions: options.dimensions ?? 256 });
   const [org] = await db.insert(organizations).values({ name }).returning({ id: organizations.id });
   const organizationId = org!.id;
@@ -99,10 +109,14 @@ export async function startEnv(name: string, options: { dimensions?: number } = 
     .values({ organizationId, workspaceId, name: 'Built-in store', kind: 'builtin' })
     .returning({ id: connectors.id });
   // One data directory for every test process: any worker on the shared database may take any upload.
-  const dataDir = join(tmpdir(), 'atelier-knowledge-tests');
+  const dataDir = options.dataDir ?? join(tmpdir(), 'atelier-knowledge-tests');
   await mkdir(join(dataDir, 'uploads'), { recursive: true });
   const errors: unknown[] = [];
-  const knowledge = createKnowledge(knowledgeDeps(db, dataDir, errors), { pollMs: 100, leaseSeconds: 6 });
+  const knowledge = createKnowledge(knowledgeDeps(db, dataDir, errors), {
+    pollMs: 100,
+    leaseSeconds: 6,
+    ...(options.indexDelayMs ? { indexDelayMs: options.indexDelayMs } : {}),
+  });
   return {
     db,
     q: toSqlClient(db).query,
@@ -126,6 +140,7 @@ export async function startEnv(name: string, options: { dimensions?: number } = 
     async close() {
       await knowledge.close();
       await fake.close();
+      await options.database?.close();
     },
   };
 }

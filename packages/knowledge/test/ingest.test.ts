@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isolatedTestDatabase } from '@atelier/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnowledge } from '../src/index';
 import { segments } from '../src/ingest/chunk';
@@ -9,7 +10,6 @@ import {
   addCollection,
   documentRow,
   embeddingCalls,
-  knowledgeDeps,
   logRows,
   queueDocument,
   settled,
@@ -47,10 +47,10 @@ const paragraphs = (n: number, tag = '') =>
       `Paragraph ${i} ${tag}about topic${i} with words w${i}a w${i}b w${i}c and some filler text here.`,
   ).join('\n\n');
 
-const builtin = () => ({
-  id: env.connectorId,
-  organizationId: env.organizationId,
-  workspaceId: env.workspaceId,
+const builtin = (of: Env = env) => ({
+  id: of.connectorId,
+  organizationId: of.organizationId,
+  workspaceId: of.workspaceId,
   kind: 'builtin' as const,
   settings: {},
   secretEncrypted: null,
@@ -311,34 +311,35 @@ describe('resuming', () => {
 
 describe('the deferred vector index', () => {
   it('is built once its collection stays drained, not each time the queue empties', async () => {
-    // A capability of its own (its own data directory): only its worker takes these documents.
+    // A capability of its own (its own data directory): only its worker takes these documents. On
+    // PostgreSQL a database of its own too: a worker of another test file, starting, builds the index of
+    // every drained collection it finds, this one's included.
     const dataDir = await mkdtemp(join(tmpdir(), 'atelier-index-delay-'));
-    await mkdir(join(dataDir, 'uploads'), { recursive: true });
-    const knowledge = createKnowledge(knowledgeDeps(env.db, dataDir, []), {
-      pollMs: 100,
+    const own = await startEnv('Index delay org', {
+      ...(process.env.DATABASE_URL ? { database: await isolatedTestDatabase() } : {}),
+      dataDir,
       indexDelayMs: 6_000,
     });
-    const worker = { knowledge, dataDir };
     try {
-      const { id, collectionName } = await addCollection(env, { chunkSize: 200, chunkOverlap: 0 });
-      const store = await knowledge.storeFor(builtin());
+      const { id, collectionName } = await addCollection(own, { chunkSize: 200, chunkOverlap: 0 });
+      const store = await own.knowledge.storeFor(builtin(own));
       const builds: string[] = [];
       const build = store.buildVectorIndex!.bind(store);
       store.buildVectorIndex = (name) => {
         builds.push(name);
         return build(name);
       };
-      knowledge.startIngestionWorker({ concurrency: 1 });
-      const first = await queueDocument(env, id, 'one.txt', { text: paragraphs(5) }, worker);
-      expect(await settled(env, first)).toMatchObject({ status: 'ready' });
+      own.knowledge.startIngestionWorker({ concurrency: 1 });
+      const first = await queueDocument(own, id, 'one.txt', { text: paragraphs(5) });
+      expect(await settled(own, first)).toMatchObject({ status: 'ready' });
       // The queue of the collection is empty now; a second document comes before the delay is over.
-      const second = await queueDocument(env, id, 'two.txt', { text: paragraphs(5, 'more ') }, worker);
-      expect(await settled(env, second)).toMatchObject({ status: 'ready' });
+      const second = await queueDocument(own, id, 'two.txt', { text: paragraphs(5, 'more ') });
+      expect(await settled(own, second)).toMatchObject({ status: 'ready' });
       expect(await store.hasVectorIndex!(collectionName)).toBe(false);
       await expect.poll(() => store.hasVectorIndex!(collectionName), { timeout: 30_000 }).toBe(true);
       expect(builds.filter((name) => name === collectionName)).toEqual([collectionName]);
     } finally {
-      await knowledge.close();
+      await own.close();
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
