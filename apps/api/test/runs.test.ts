@@ -159,7 +159,7 @@ describe('runs', () => {
         chatbotType: 'workflow',
         trigger: 'test',
         status: 'succeeded',
-        configuration: echoFlow(),
+        configurationHash: await app.runtime.flowConfigs.store(org.id, echoFlow()),
         outputs: { response: 'long ago' },
         finalOutput: 'long ago',
         startedBy: org.admin.id,

@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { preparingClient } from './preparing-client';
 import { SOCKET_PORT, startEmbeddedServer } from './embedded/process';
 import { privateDir, restrictUmask, tightenTree } from './private-files';
 import * as schema from './tables';
@@ -80,6 +81,7 @@ async function openEmbeddedProcess(options: OpenOptions): Promise<Database> {
     user: 'postgres',
     database: 'postgres',
     max: EMBEDDED_POOL_SIZE,
+    Client: preparingClient(),
     // Connections are kept: each holds its prepared statements in the database process.
     idleTimeoutMillis: 0,
   });
@@ -105,6 +107,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     const pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
+      Client: preparingClient(),
       connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
       keepAlive: true,
     });

@@ -30,7 +30,19 @@ export const toolEdge = (tool: FlowNode, agent: FlowNode): FlowEdge => ({
   targetHandle: TOOLS_HANDLE,
 });
 
-export const flow = (nodes: FlowNode[], edges: FlowEdge[]): FlowConfig => ({ nodes, edges });
+/**
+ * A flow, frozen to the last field: the runtime shares one parsed configuration between the runs of a
+ * published version, so a run that changed it would change the others (in strict mode this throws).
+ */
+export const flow = (nodes: FlowNode[], edges: FlowEdge[]): FlowConfig => deepFreeze({ nodes, edges });
+
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
 
 /** Links the nodes one after the other. */
 export const chainEdges = (...nodes: FlowNode[]): FlowEdge[] =>

@@ -14,6 +14,7 @@ import { createCancelBus, type CancelBus } from './runs/cancel-bus';
 import { createMemoryBroadcast, createRedisBroadcast } from './bus/broadcast';
 import { createSharedCaches, type SharedCaches } from './cache/shared-cache';
 import { createRunExecutor } from './runs/execute-run';
+import { createFlowConfigs, type FlowConfigs } from './runs/flow-configs';
 import { createRunLifecycle, type RunLifecycle } from './runs/lifecycle';
 import { createLocalPresence, createRedisPresence, type Presence } from './queue/presence';
 import { createRunLocks, DEFAULT_RUN_LOCK_MS, sweepEvery, beatEvery } from './runs/run-lock';
@@ -66,6 +67,8 @@ export interface Runtime {
   caches: SharedCaches;
   /** Every status change of a run after it was queued (see runs/lifecycle.ts). */
   lifecycle: RunLifecycle;
+  /** The configurations runs run, stored once per organization (see runs/flow-configs.ts). */
+  flowConfigs: FlowConfigs;
   queue: RunQueue;
   models: ReturnType<typeof createModelAccess>;
   /** Collections, ingestion, retrieval and the knowledge nodes' services. */
@@ -134,7 +137,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     log: options.log,
   });
   const locks = createRunLocks(db, lockMs, (error) => options.onError(error, 'run lock'));
+  const flowConfigs = createFlowConfigs(db);
   const execute = createRunExecutor({
+    flowConfigs,
     log: options.log,
     db,
     lifecycle,
@@ -262,6 +267,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     cancels,
     caches,
     lifecycle,
+    flowConfigs,
     queue,
     models,
     knowledge,

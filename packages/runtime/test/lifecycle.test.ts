@@ -6,6 +6,7 @@ import { sharedTestDatabase } from '@atelier/testkit';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createFlowConfigs,
   canTransition,
   createMemoryCancelBus,
   createMemoryEventLog,
@@ -49,7 +50,7 @@ async function setup(db: Db) {
     workspaceId: org!.id,
     chatbotType: 'chatflow' as const,
     trigger: 'test' as const,
-    configuration: { nodes: [], edges: [] },
+    configurationHash: await createFlowConfigs(db).store(org!.id, { nodes: [], edges: [] }),
   };
   const conversation = async () => {
     const [c] = await db
@@ -247,7 +248,7 @@ describe('a run killed midway', () => {
         ...base,
         trigger: 'chat',
         conversationId: conv,
-        configuration: config,
+        configurationHash: await createFlowConfigs(db).store(base.organizationId, config),
         inputs: { query: 'go' },
       })
       .returning();

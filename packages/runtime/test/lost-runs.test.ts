@@ -8,7 +8,14 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRunLocks, createRuntime, RUN_QUEUE_NAME, RUNNER_STOPPED, type Runtime } from '../src';
+import {
+  createFlowConfigs,
+  createRunLocks,
+  createRuntime,
+  RUN_QUEUE_NAME,
+  RUNNER_STOPPED,
+  type Runtime,
+} from '../src';
 
 // Whoever dies, no run stays stuck: any live process (an API that executes nothing included) ends
 // runs whose run lock lapsed, and hands the queue back the queued runs it lost.
@@ -42,7 +49,7 @@ async function orgRuns(db: Db) {
     workspaceId: org!.id,
     chatbotType: 'workflow' as const,
     trigger: 'test' as const,
-    configuration: { nodes: [], edges: [] },
+    configurationHash: await createFlowConfigs(db).store(org!.id, { nodes: [], edges: [] }),
   };
   return { orgId: org!.id, base };
 }

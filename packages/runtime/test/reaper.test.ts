@@ -3,6 +3,7 @@ import { sharedTestDatabase } from '@atelier/testkit';
 import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
+  createFlowConfigs,
   createMemoryEventLog,
   createRunLifecycle,
   reapDeadRuns,
@@ -28,7 +29,7 @@ describe('the reaper: no run stays running forever', () => {
       workspaceId: org!.id,
       chatbotType: 'workflow' as const,
       trigger: 'test' as const,
-      configuration: { nodes: [], edges: [] },
+      configurationHash: await createFlowConfigs(db).store(org!.id, { nodes: [], edges: [] }),
     };
     const [dead, alive, lost, waiting] = await db
       .insert(runs)

@@ -5,6 +5,7 @@ import { sharedTestDatabase } from '@atelier/testkit';
 import { eq, SQL, StringChunk } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createFlowConfigs,
   createMemoryCancelBus,
   createMemoryEventLog,
   createRunExecutor,
@@ -81,7 +82,7 @@ async function queuedRun(db: Db, inputs: Record<string, unknown>) {
       workspaceId: org!.id,
       chatbotType: 'workflow',
       trigger: 'test',
-      configuration: apiFlow(),
+      configurationHash: await createFlowConfigs(db).store(org!.id, apiFlow()),
       inputs,
     })
     .returning();

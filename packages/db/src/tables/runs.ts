@@ -1,14 +1,42 @@
 import type { FlowConfiguration } from '@atelier/schemas';
 import { flowChatbotTypes, finishedNodeStatuses, runStatuses, runTriggers } from '@atelier/schemas/constants';
-import { doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  doublePrecision,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { chatbots } from './chatbots';
 import { conversations } from './conversations';
 import { organizations } from './organizations';
 import { users } from './users';
 
 /**
+ * The flow configurations runs ran, each stored once per organization and named by the hash of its
+ * JSON: the thousand chats of one published version share one row instead of carrying a copy each.
+ */
+export const flowConfigurations = pgTable(
+  'flow_configurations',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    hash: text('hash').notNull(),
+    configuration: jsonb('configuration').$type<FlowConfiguration>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.hash] })],
+);
+
+/**
  * One execution of a chatflow or workflow. It keeps the configuration it ran (a draft or a saved
- * version), so a run can be inspected after the chatbot changed or was deleted.
+ * version, in `flow_configurations`), so a run can be inspected after the chatbot changed or was deleted.
  */
 export const runs = pgTable(
   'runs',
@@ -26,7 +54,8 @@ export const runs = pgTable(
     status: text('status', { enum: runStatuses }).notNull().default('queued'),
     /** The saved version that ran; null for a draft. */
     configVersion: integer('config_version'),
-    configuration: jsonb('configuration').$type<FlowConfiguration>().notNull(),
+    /** The configuration that ran: `flow_configurations.hash` in the run's organization. */
+    configurationHash: text('configuration_hash').notNull(),
     inputs: jsonb('inputs').$type<Record<string, unknown>>().notNull().default({}),
     outputs: jsonb('outputs').$type<Record<string, unknown>>(),
     finalOutput: text('final_output'),
@@ -45,6 +74,11 @@ export const runs = pgTable(
     cancelRequestedAt: timestamp('cancel_requested_at', { withTimezone: true }),
   },
   (t) => [
+    foreignKey({
+      name: 'runs_configuration_fk',
+      columns: [t.organizationId, t.configurationHash],
+      foreignColumns: [flowConfigurations.organizationId, flowConfigurations.hash],
+    }),
     index('runs_chatbot_created_idx').on(t.chatbotId, t.createdAt),
     index('runs_status_heartbeat_idx').on(t.status, t.heartbeatAt),
   ],

@@ -18,6 +18,7 @@ import {
   type Span,
 } from '@atelier/telemetry';
 import { createEngineServices } from './engine-services';
+import { createFlowConfigs, type FlowConfigs } from './flow-configs';
 import { createRunLifecycle, RUN_CANCELLED, type RunLifecycle } from './lifecycle';
 import { createRunLocks, DEFAULT_RUN_LOCK_MS, type RunLocks } from './run-lock';
 import { toStreamEvent } from './stream-events';
@@ -41,6 +42,8 @@ export interface RunExecutorDeps {
   locks?: RunLocks;
   /** Each run's start is logged here (its end by the lifecycle). */
   log?: Logger | undefined;
+  /** The configurations runs run, stored once (see flow-configs.ts); made here when absent. */
+  flowConfigs?: FlowConfigs;
 }
 
 /**
@@ -52,6 +55,7 @@ export function createRunExecutor(deps: RunExecutorDeps) {
   const { db } = deps;
 
   const lifecycle = deps.lifecycle ?? createRunLifecycle(deps);
+  const flowConfigs = deps.flowConfigs ?? createFlowConfigs(db);
   const locks =
     deps.locks ?? createRunLocks(db, DEFAULT_RUN_LOCK_MS, (error) => deps.onError?.(error, 'heartbeat'));
 
@@ -144,7 +148,7 @@ export function createRunExecutor(deps: RunExecutorDeps) {
       });
       const result = await runFlow({
         // Parsed and validated when the run was created (the API refuses a flow with problems).
-        config: run.configuration as FlowConfig,
+        config: (await flowConfigs.load(run.organizationId, run.configurationHash)) as FlowConfig,
         validate: false,
         inputs: run.inputs,
         services,

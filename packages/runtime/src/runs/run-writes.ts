@@ -121,7 +121,7 @@ interface ClaimRow {
   trigger: RunRow['trigger'];
   status: RunRow['status'];
   config_version: number | null;
-  configuration: RunRow['configuration'];
+  configuration_hash: string;
   inputs: Record<string, unknown>;
   started_by: string | null;
   api_key_name: string | null;
@@ -146,7 +146,7 @@ function toClaimed(r: ClaimRow): ClaimedRun {
     trigger: r.trigger,
     status: r.status,
     configVersion: r.config_version,
-    configuration: r.configuration,
+    configurationHash: r.configuration_hash,
     inputs: r.inputs,
     outputs: null,
     finalOutput: null,
@@ -177,7 +177,7 @@ export function createRunWrites(db: Db, claimFrom: readonly RunStatus[], lockMs 
           where r.id = any(${`{${ids.join(',')}}`}::uuid[]) and r.status = any(${`{${claimFrom.join(',')}}`}::text[])
             and (r.status <> 'running' or r.heartbeat_at is null or r.heartbeat_at < ${lapsedBefore(lockMs)})
           returning r.id, r.organization_id, r.workspace_id, r.chatbot_id, r.chatbot_type, r.conversation_id,
-            r.trigger, r.status, r.config_version, r.configuration, r.inputs, r.started_by, r.api_key_name, r.attempts,
+            r.trigger, r.status, r.config_version, r.configuration_hash, r.inputs, r.started_by, r.api_key_name, r.attempts,
             r.created_at, r.started_at, r.cancel_requested_at,
             (select name from chatbots c where c.id = r.chatbot_id) as chatbot_name,
             (select store_conversations from chatbots c where c.id = r.chatbot_id) as store_content`,

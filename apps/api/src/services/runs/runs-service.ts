@@ -92,9 +92,29 @@ export function createRunsService(deps: {
 }) {
   const { db, runtime } = deps;
 
+  /** A run to store: its configuration goes to `flow_configurations` once, the run row names it. */
+  type NewRun = Omit<typeof runs.$inferInsert, 'configurationHash' | 'id'> & { configuration: FlowConfig };
+  const { flowConfigs } = runtime;
+  const runValues = ({ configuration, ...values }: NewRun) => ({
+    ...values,
+    id: randomUUID(),
+    configurationHash: flowConfigs.hashOf(configuration),
+  });
+  /** The CTEs storing the configurations of `items` not known stored yet (none, mostly). */
+  const configCtes = (items: NewRun[]) => {
+    const storing = flowConfigs.storing(items);
+    return storing ? [db.$with('stored_configurations', {}).as(storing)] : [];
+  };
+
   // Runs started in the same turn of the event loop are written in one statement (group commit).
-  const insertRuns = groupCommit<typeof runs.$inferInsert & { id: string }, RunRow>(async (values) => {
-    const rows = await db.insert(runs).values(values).returning();
+  const insertRuns = groupCommit<NewRun, RunRow>(async (items) => {
+    const values = items.map(runValues);
+    const rows = await db
+      .with(...configCtes(items))
+      .insert(runs)
+      .values(values)
+      .returning();
+    flowConfigs.stored(items);
     const byId = new Map(rows.map((r) => [r.id, r]));
     return values.map((v) => byId.get(v.id)!);
   });
@@ -104,20 +124,19 @@ export function createRunsService(deps: {
    * the run is ended at once with that reason (its conversation gets the error): it never runs later,
    * unseen by a client that was told it failed.
    */
-  async function create(values: typeof runs.$inferInsert, question?: MessagePart[]): Promise<RunRow> {
+  async function create(values: NewRun, question?: MessagePart[]): Promise<RunRow> {
     let row: RunRow;
     try {
-      row = question
-        ? // A chat's question and its run are stored by one statement: a process dying between two
-          // writes would leave a question no run answers.
-          (
-            await db
-              .with(...messageCtes(db, values.conversationId!, 'user', question))
-              .insert(runs)
-              .values({ ...values, id: randomUUID() })
-              .returning()
-          )[0]!
-        : await insertRuns({ ...values, id: randomUUID() });
+      if (question) {
+        // A chat's question and its run are stored by one statement: a process dying between two
+        // writes would leave a question no run answers.
+        [row] = (await db
+          .with(...messageCtes(db, values.conversationId!, 'user', question), ...configCtes([values]))
+          .insert(runs)
+          .values(runValues(values))
+          .returning()) as [RunRow];
+        flowConfigs.stored([values]);
+      } else row = await insertRuns(values);
     } catch (error) {
       // A question stored earlier (asked again) whose run is not: it is answered with the reason (when
       // the database takes it), so no question stays without an answer.
