@@ -99,6 +99,15 @@ function describeBulkLoad(name: string, makeSubject: () => Promise<BulkSubject>)
       expect(rare.map((hit) => hit.id).sort()).toEqual(['b1']);
     });
 
+    it('walks the index as wide as top-k needs (hnsw.ef_search set with the read)', async () => {
+      // Unset, the HNSW scan stops at its default breadth of 40 rows, whatever the top-k.
+      const hits = await subject.store.query('loaded', {
+        vector: randomVector(seeded(9), DIMENSION),
+        topK: 100,
+      });
+      expect(hits).toHaveLength(100);
+    });
+
     it('bulk-loads through upsert({ bulk: true }) into an empty collection', async () => {
       await subject.store.createCollection({ name: 'hinted', dimension: DIMENSION });
       expect(await subject.store.upsert('hinted', chunks(500, 3), { bulk: true })).toBe(500);

@@ -515,12 +515,9 @@ export class PgvectorStore implements VectorStore {
     return target;
   }
 
-  /** Reads: external tables inside a READ ONLY transaction. */
-  private read<T>(target: Target, fn: (query: QueryFn) => Promise<T>): Promise<T> {
-    return this.sql.transaction(async (query) => {
-      if (!target.writable) await query('SET TRANSACTION READ ONLY');
-      return fn(query);
-    });
+  /** Reads, in a READ ONLY transaction; `prelude`: settings sent with its BEGIN. */
+  private read<T>(_target: Target, fn: (query: QueryFn) => Promise<T>, prelude?: string): Promise<T> {
+    return this.sql.transaction(fn, { readOnly: true, ...(prelude ? { prelude } : {}) });
   }
 
   async createCollection(spec: CollectionSpec): Promise<CollectionSummary> {
@@ -887,31 +884,37 @@ export class PgvectorStore implements VectorStore {
           ORDER BY ${exact ? `${distance} + 0` : indexed} LIMIT ${candidates}) s
         ORDER BY distance, id LIMIT ${limit}`;
     const iterative = request.filter ? await this.supportsIterativeScan() : false;
-    const rows = await this.read(target, async (query) => {
-      if (request.filter && !iterative) return query<ChunkRow>(statement(true), params.values);
-      if (contains && (await this.fewMatches(query, target, contains, topK))) {
+    // The index scan's breadth goes with the BEGIN, in its round trip (a number of ours).
+    const efSearch = Math.min(1000, Math.max(this.efSearch, topK * 4));
+    const settings = `SELECT set_config('hnsw.ef_search', '${efSearch}', true)${
+      iterative ? ", set_config('hnsw.iterative_scan', 'relaxed_order', true)" : ''
+    }`;
+    const rows = await this.read(
+      target,
+      async (query) => {
+        if (request.filter && !iterative) return query<ChunkRow>(statement(true), params.values);
+        if (contains && (await this.fewMatches(query, target, contains, topK))) {
+          return query<ChunkRow>(statement(true), params.values);
+        }
+        // With a filter, the planner's row estimate would otherwise make it prefer a scan of the
+        // matching rows and a sort: the iterative index scan is the plan (exact search follows when it
+        // finds too few).
+        if (iterative) {
+          await query(
+            "SELECT set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)",
+          );
+        }
+        const approximate = await query<ChunkRow>(statement(false), params.values);
+        // A selective filter can exhaust the index scan (hnsw.max_scan_tuples) before topK rows match:
+        // then exact search over the matching rows answers; it returns fewer only when fewer match.
+        if (approximate.length >= topK || !request.filter) return approximate;
+        await query(
+          "SELECT set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true)",
+        );
         return query<ChunkRow>(statement(true), params.values);
-      }
-      // With a filter, the planner's row estimate would otherwise make it prefer a scan of the matching
-      // rows and a sort: the iterative index scan is the plan (exact search follows when it finds too few).
-      // One round trip for all the settings.
-      await query(
-        `SELECT set_config('hnsw.ef_search', $1, true)${
-          iterative
-            ? ", set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)"
-            : ''
-        }`,
-        [String(Math.min(1000, Math.max(this.efSearch, topK * 4)))],
-      );
-      const approximate = await query<ChunkRow>(statement(false), params.values);
-      // A selective filter can exhaust the index scan (hnsw.max_scan_tuples) before topK rows match:
-      // then exact search over the matching rows answers; it returns fewer only when fewer match.
-      if (approximate.length >= topK || !request.filter) return approximate;
-      await query(
-        "SELECT set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true)",
-      );
-      return query<ChunkRow>(statement(true), params.values);
-    });
+      },
+      settings,
+    );
     return rows.map((row) => ({ ...toChunk(row), score: score(Number(row.distance)) }));
   }
 

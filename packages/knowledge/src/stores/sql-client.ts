@@ -3,10 +3,22 @@ import pg from 'pg';
 
 export type QueryFn = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
 
+/** How a transaction starts and ends. */
+export interface TransactionOptions {
+  /**
+   * A read: the block is READ ONLY, and its COMMIT is sent without waiting for it (the connection
+   * goes back to the pool with it queued, so its next user's statements follow it): the reader has its
+   * answer one round trip sooner.
+   */
+  readOnly?: boolean;
+  /** Statements without parameters sent with the BEGIN, in the same round trip (settings, say). */
+  prelude?: string;
+}
+
 /** The little a store needs from a database: parameterized queries and transactions on one connection. */
 export interface SqlClient {
   query: QueryFn;
-  transaction<T>(fn: (query: QueryFn) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (query: QueryFn) => Promise<T>, options?: TransactionOptions): Promise<T>;
   close(): Promise<void>;
   /** node-postgres: a Buffer parameter travels in binary format (vectors then skip text formatting). */
   binaryParameters?: boolean;
@@ -15,7 +27,10 @@ export interface SqlClient {
 interface PgliteLike {
   query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
   transaction<T>(
-    fn: (tx: { query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }> }) => Promise<T>,
+    fn: (tx: {
+      query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+      exec(text: string): Promise<unknown>;
+    }) => Promise<T>,
   ): Promise<T>;
 }
 
@@ -39,14 +54,16 @@ function isPglite(value: unknown): value is PgliteLike {
 export function poolClient(pool: pg.Pool, owned: boolean): SqlClient {
   return {
     query: async <T>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as T[],
-    transaction: async (fn) => {
+    transaction: async (fn, options = {}) => {
       const client = await pool.connect();
       try {
-        await client.query('BEGIN');
+        const begin = options.readOnly ? 'BEGIN READ ONLY' : 'BEGIN';
+        await client.query(options.prelude ? `${begin}; ${options.prelude}` : begin);
         const result = await fn(
           async <T>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as T[],
         );
-        await client.query('COMMIT');
+        if (options.readOnly) client.query('COMMIT').catch(() => undefined);
+        else await client.query('COMMIT');
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
@@ -65,10 +82,12 @@ export function poolClient(pool: pg.Pool, owned: boolean): SqlClient {
 export function pgliteClient(db: PgliteLike): SqlClient {
   return {
     query: async <T>(text: string, params?: unknown[]) => (await db.query(text, params)).rows as T[],
-    transaction: (fn) =>
-      db.transaction((tx) =>
-        fn(async <T>(text: string, params?: unknown[]) => (await tx.query(text, params)).rows as T[]),
-      ),
+    transaction: (fn, options = {}) =>
+      db.transaction(async (tx) => {
+        if (options.readOnly) await tx.exec('SET TRANSACTION READ ONLY');
+        if (options.prelude) await tx.exec(options.prelude);
+        return fn(async <T>(text: string, params?: unknown[]) => (await tx.query(text, params)).rows as T[]);
+      }),
     close: async () => undefined,
   };
 }
