@@ -79,16 +79,29 @@ export function embeddedIPv4(address: IPv6): IPv4[] {
   }
 }
 
-function ownAddresses(policy: UrlPolicy): Set<string> {
+/** How long this host's own addresses are reused: every outgoing request checks against them. */
+const OWN_ADDRESSES_MS = 1_000;
+let hostAddresses: { set: Set<string>; at: number } | null = null;
+
+function addressSet(list: Iterable<string>): Set<string> {
   const set = new Set<string>();
-  const list = policy.interfaces
-    ? [...policy.interfaces()]
-    : Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((e) => e.address));
   for (const text of list) {
     const ip = parseAddress(text);
     if (ip) set.add(ip.toNormalizedString());
   }
   return set;
+}
+
+function ownAddresses(policy: UrlPolicy): Set<string> {
+  if (policy.interfaces) return addressSet(policy.interfaces());
+  const now = Date.now();
+  if (!hostAddresses || now - hostAddresses.at > OWN_ADDRESSES_MS) {
+    const list = Object.values(networkInterfaces()).flatMap((entries) =>
+      (entries ?? []).map((e) => e.address),
+    );
+    hostAddresses = { set: addressSet(list), at: now };
+  }
+  return hostAddresses.set;
 }
 
 function kindOfV4(ip: IPv4, own: Set<string>): AddressKind {
