@@ -69,6 +69,15 @@ describe('access tokens', () => {
     expect(res.body.code).toBe('token_expired');
   });
 
+  it('a token accepted before is refused once it expires (its verification is kept only until then)', async () => {
+    const token = forgeJwt({ ...claims(), iat: now(), exp: now() + 2 }, { secret });
+    expect((await call(t.app, 'GET', '/users/details/me', { token })).status).toBe(200);
+    expect((await call(t.app, 'GET', '/users/details/me', { token })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2_100));
+    const res = await call(t.app, 'GET', '/users/details/me', { token });
+    expect([res.status, res.body.code]).toEqual([401, 'token_expired']);
+  });
+
   it('a token signed with another secret answers 401', async () => {
     const token = forgeJwt(
       { ...claims(), iat: now(), exp: now() + 60 },

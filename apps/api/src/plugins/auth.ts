@@ -2,6 +2,7 @@ import jwt from '@fastify/jwt';
 import type { AppRoleId } from '@atelier/schemas';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { LRUCache } from 'lru-cache';
 import type { ApiKeyPrincipal, EmbedPrincipal, Principal } from '../services/auth/principal';
 import type { AccessClaims } from '../services/auth/session-service';
 import { AppError } from '../services/errors';
@@ -46,6 +47,22 @@ declare module '@fastify/jwt' {
 
 const unauthenticated = (detail = 'Please log in.') => new AppError(401, 'unauthenticated', detail);
 
+/**
+ * Access tokens already verified, with their claims, until they expire: a client sends the same token
+ * with each call for its lifetime, and its signature and expiry are checked once. The user row is still
+ * read (from its cache) on every call, so revocation and role changes hold as before.
+ */
+const VERIFIED_TOKENS = 10_000;
+const verified = new LRUCache<string, { claims: AccessClaims; expiresAt: number }>({ max: VERIFIED_TOKENS });
+
+function knownClaims(token: string): AccessClaims | null {
+  const entry = verified.get(token);
+  if (!entry) return null;
+  if (entry.expiresAt > Date.now()) return entry.claims;
+  verified.delete(token);
+  return null;
+}
+
 /** The API key calling a public-API route (the hook guarantees it is there). */
 export function apiKeyOf(request: FastifyRequest): ApiKeyPrincipal {
   if (!request.apiKey) throw unauthenticated();
@@ -56,6 +73,12 @@ export function apiKeyOf(request: FastifyRequest): ApiKeyPrincipal {
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw unauthenticated();
   return request.principal;
+}
+
+async function verify(request: FastifyRequest, token: string): Promise<AccessClaims> {
+  const claims = await request.jwtVerify<AccessClaims & { exp?: number }>();
+  if (typeof claims.exp === 'number') verified.set(token, { claims, expiresAt: claims.exp * 1000 });
+  return claims;
 }
 
 export default fp(
@@ -93,9 +116,10 @@ export default fp(
         request.apiKey = await app.services.apiKeys.authenticate(token);
         return;
       }
+      const token = request.headers.authorization.slice('Bearer '.length);
       let claims: AccessClaims;
       try {
-        claims = await request.jwtVerify<AccessClaims>();
+        claims = knownClaims(token) ?? (await verify(request, token));
       } catch (error) {
         const code = (error as { code?: string }).code;
         if (code === 'FST_JWT_AUTHORIZATION_TOKEN_EXPIRED') {
