@@ -1,6 +1,7 @@
 import type { User } from '@atelier/schemas';
 import { useQueryClient } from '@tanstack/react-query';
-import { Copy, Mail, Pencil, Plus, Trash2 } from 'lucide-react';
+import { Copy, Mail, Plus } from 'lucide-react';
+import { EditDeleteButtons } from '@/components/ui/edit-delete-buttons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -138,23 +139,13 @@ export default function UsersPage() {
                         <Mail />
                       </Button>
                     ) : null}
-                    <Button
-                      variant="ghost"
-                      size="icon"
-                      aria-label={t('admin.users.edit', { email: user.email })}
-                      onClick={() => setEditing({ user })}
-                    >
-                      <Pencil />
-                    </Button>
-                    <Button
-                      variant="ghost"
-                      size="icon"
-                      disabled={user.id === me?.id}
-                      aria-label={t('admin.users.delete', { email: user.email })}
-                      onClick={() => setDeleting(user)}
-                    >
-                      <Trash2 />
-                    </Button>
+                    <EditDeleteButtons
+                      editLabel={t('admin.users.edit', { email: user.email })}
+                      deleteLabel={t('admin.users.delete', { email: user.email })}
+                      onEdit={() => setEditing({ user })}
+                      onDelete={() => setDeleting(user)}
+                      deleteDisabled={user.id === me?.id}
+                    />
                   </TableCell>
                 </TableRow>
               ))}

@@ -1,6 +1,7 @@
 import type { Tool } from '@atelier/schemas';
 import { useQueryClient } from '@tanstack/react-query';
-import { Pencil, Plus, Trash2, Wrench } from 'lucide-react';
+import { Plus, Wrench } from 'lucide-react';
+import { EditDeleteButtons } from '@/components/ui/edit-delete-buttons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
@@ -90,22 +91,12 @@ export function ToolsSection({ workspaceId }: { workspaceId: string }) {
                     </Badge>
                   </div>
                   <div className="flex shrink-0">
-                    <Button
-                      variant="ghost"
-                      size="icon"
-                      aria-label={t('knowledge.edit', { name: tool.name })}
-                      onClick={() => setDialog({ tool })}
-                    >
-                      <Pencil />
-                    </Button>
-                    <Button
-                      variant="ghost"
-                      size="icon"
-                      aria-label={t('knowledge.delete', { name: tool.name })}
-                      onClick={() => setDeleting(tool)}
-                    >
-                      <Trash2 />
-                    </Button>
+                    <EditDeleteButtons
+                      editLabel={t('knowledge.edit', { name: tool.name })}
+                      deleteLabel={t('knowledge.delete', { name: tool.name })}
+                      onEdit={() => setDialog({ tool })}
+                      onDelete={() => setDeleting(tool)}
+                    />
                   </div>
                 </div>
                 <p className="line-clamp-2 text-sm text-muted-foreground">{tool.description || '—'}</p>

@@ -1,5 +1,5 @@
 import type { ModelType, ModelWithProvider } from '@atelier/schemas';
-import { Pencil, Trash2 } from 'lucide-react';
+import { EditDeleteButtons } from '@/components/ui/edit-delete-buttons';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
@@ -113,22 +113,12 @@ export function ModelsTable({
                   {model.description || '—'}
                 </TableCell>
                 <TableCell className="whitespace-nowrap text-right" actions>
-                  <Button
-                    variant="ghost"
-                    size="icon"
-                    aria-label={t('providers.models.edit', { name: model.name || model.model_name })}
-                    onClick={() => onEdit(model)}
-                  >
-                    <Pencil />
-                  </Button>
-                  <Button
-                    variant="ghost"
-                    size="icon"
-                    aria-label={t('providers.models.delete', { name: model.name || model.model_name })}
-                    onClick={() => onDelete(model)}
-                  >
-                    <Trash2 />
-                  </Button>
+                  <EditDeleteButtons
+                    editLabel={t('providers.models.edit', { name: model.name || model.model_name })}
+                    deleteLabel={t('providers.models.delete', { name: model.name || model.model_name })}
+                    onEdit={() => onEdit(model)}
+                    onDelete={() => onDelete(model)}
+                  />
                 </TableCell>
               </TableRow>
             ))}

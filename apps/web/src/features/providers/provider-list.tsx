@@ -1,5 +1,6 @@
 import type { ModelWithProvider, Provider, ProviderKindInfo } from '@atelier/schemas';
-import { Activity, Download, Loader2, Pencil, Trash2 } from 'lucide-react';
+import { Activity, Download, Loader2 } from 'lucide-react';
+import { EditDeleteButtons } from '@/components/ui/edit-delete-buttons';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
@@ -90,22 +91,12 @@ function ProviderCard({
           </Badge>
         </div>
         <div className="flex shrink-0">
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label={t('providers.list.edit', { name: provider.name })}
-            onClick={() => onEdit(provider)}
-          >
-            <Pencil />
-          </Button>
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label={t('providers.list.delete', { name: provider.name })}
-            onClick={() => onDelete(provider)}
-          >
-            <Trash2 />
-          </Button>
+          <EditDeleteButtons
+            editLabel={t('providers.list.edit', { name: provider.name })}
+            deleteLabel={t('providers.list.delete', { name: provider.name })}
+            onEdit={() => onEdit(provider)}
+            onDelete={() => onDelete(provider)}
+          />
         </div>
       </div>
       <dl className="grid gap-1.5 px-4 text-sm">
