@@ -7,6 +7,7 @@ export * from './bus/broadcast';
 export * from './cache/shared-cache';
 export * from './queue/run-queue';
 export { createInProcessQueue } from './queue/in-process-queue';
+export { createLocalFirstQueue, createRunSlots, type RunSlots } from './queue/local-first-queue';
 export { createBullmqQueue, startRunWorker } from './queue/bullmq-queue';
 export * from './conversations/record-message';
 export { createRuntime, RUNNER_SHUT_DOWN, type Runtime, type RuntimeOptions } from './runtime';

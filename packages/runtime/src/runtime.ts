@@ -9,6 +9,7 @@ import { createRedisEventLog } from './events/redis-event-log';
 import { createModelAccess, createSecretBox } from '@atelier/metering';
 import { createBullmqQueue, startRunWorker } from './queue/bullmq-queue';
 import { createInProcessQueue } from './queue/in-process-queue';
+import { createLocalFirstQueue, createRunSlots } from './queue/local-first-queue';
 import type { RunQueue } from './queue/run-queue';
 import { createCancelBus, type CancelBus } from './runs/cancel-bus';
 import { createMemoryBroadcast, createRedisBroadcast } from './bus/broadcast';
@@ -20,6 +21,20 @@ import { createLocalPresence, createRedisPresence, type Presence } from './queue
 import { createRunLocks, DEFAULT_RUN_LOCK_MS, sweepEvery, beatEvery } from './runs/run-lock';
 import { QUEUED_LIMIT_MS, queuePosition, queueStats, reapDeadRuns, requeueLostRuns } from './runs/reaper';
 
+/** How long a closing process waits for its queue worker to let go (see close). */
+const WORKER_CLOSE_MS = 3_000;
+
+/** Waits for `work` at most `ms` (its failure is not this caller's to report). */
+async function within(work: Promise<unknown> | undefined, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.resolve(work).catch(() => undefined),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
+}
 /** Documents ingested at once: parsing and embedding share the process with the API's requests. */
 const INGESTION_CONCURRENCY = 2;
 
@@ -152,24 +167,35 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     ...(options.limits ? { limits: options.limits } : {}),
     onError: (error, runId) => options.onError(error, `run ${runId}`),
   });
-  const queue = redisUrl
-    ? createBullmqQueue(redisUrl, prefix)
-    : createInProcessQueue({
-        execute,
-        concurrency: options.concurrency,
-        onError: (error, runId) => options.onError(error, `run ${runId}`),
-      });
+  // Every run this process executes, from the shared queue or started here, holds one of its slots.
+  const slots = createRunSlots(options.concurrency);
+  const tracked = slots.track(execute);
   const worker =
     redisUrl && options.executesRuns
       ? startRunWorker({
           redisUrl,
           prefix,
-          execute,
+          execute: tracked,
           concurrency: options.concurrency,
           lockDurationMs: lockMs,
           onError: (error) => options.onError(error, 'run worker'),
         })
       : null;
+  const onRunError = (error: unknown, runId: string) => options.onError(error, `run ${runId}`);
+  const shared = redisUrl ? createBullmqQueue(redisUrl, prefix) : null;
+  const queue = !shared
+    ? createInProcessQueue({ execute: tracked, concurrency: options.concurrency, onError: onRunError })
+    : worker
+      ? createLocalFirstQueue({
+          shared,
+          slots,
+          execute: tracked,
+          canStart: () => events.reachable(),
+          onError: onRunError,
+          // The worker takes fewer jobs while runs started here hold slots (at least one).
+          onLocal: (running) => worker.setConcurrency(Math.max(1, options.concurrency - running)),
+        })
+      : shared;
 
   const self = options.executesRuns
     ? {
@@ -224,7 +250,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     closed = true;
     clearInterval(sweeper);
     await runners.close();
-    await worker?.close();
+    // BullMQ's worker never finishes closing when its blocking connection is between two attempts
+    // (Redis just back and no job taken since): it is let go after a while.
+    await within(worker?.close(), WORKER_CLOSE_MS);
     await knowledge.close();
     await queue.close();
     locks.close();
@@ -271,7 +299,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     queue,
     models,
     knowledge,
-    execute,
+    execute: tracked,
     runners,
     activeRuns: () => locks.size,
     queueStats: () => queueStats(db),

@@ -99,3 +99,69 @@ describe.runIf(REDIS_URL)('redis event log, entries that are not run events', ()
     }
   });
 });
+
+describe.runIf(REDIS_URL)('redis event log, a reader in the appending process', () => {
+  it('takes that process’s appends from memory and still gets every other process’s, in stream order', async () => {
+    const prefix = `atelier-test-${crypto.randomUUID()}`;
+    // Two processes sharing Redis: A runs the run and streams it; B appends too (a cancel, a reaper).
+    const a = createRedisEventLog(REDIS_URL!, prefix);
+    const b = createRedisEventLog(REDIS_URL!, prefix);
+    const raw = new Redis(REDIS_URL!);
+    try {
+      const runId = crypto.randomUUID();
+      const mine = [node(0), node(1), node(2)];
+      await a.append(runId, node(-1));
+      const reading = collect(a, runId, null);
+      await new Promise((r) => setTimeout(r, 20));
+      await a.append(runId, mine[0]!);
+      await new Promise((r) => setTimeout(r, 10));
+      await b.append(runId, node(100));
+      await new Promise((r) => setTimeout(r, 20));
+      // An append whose nudge is lost (straight into the stream): A's next batch does not follow on
+      // from what the reader has, so the reader goes to the stream and gets it.
+      await raw.xadd(`${prefix}:run:${runId}:events`, '*', 'e', JSON.stringify(node(50)));
+      await a.appendMany(runId, [mine[1]!, mine[2]!]);
+      // Appends of both at once, every way they can interleave.
+      await Promise.all([
+        (async () => {
+          for (let i = 3; i < 40; i++) await a.append(runId, node(i));
+        })(),
+        (async () => {
+          for (let i = 101; i < 120; i++) await b.append(runId, node(i));
+        })(),
+      ]);
+      await a.append(runId, done(runId));
+      const seen = await reading;
+      const stream = (await raw.xrange(`${prefix}:run:${runId}:events`, '-', '+')) as [string, string[]][];
+      // Exactly the stream: every event once, in its order.
+      expect(seen.map((e) => e.id)).toEqual(stream.map(([id]) => id));
+      expect(seen.map((e) => e.event)).toEqual(stream.map(([, f]) => JSON.parse(f[1]!)));
+      // A's own appends after the reader attached came from memory: the very objects appended.
+      expect(seen.find((e) => e.event === mine[0])).toBeDefined();
+      expect(seen.filter((e) => ['t50', 't100'].includes((e.event as { text?: string }).text!))).toHaveLength(
+        2,
+      );
+    } finally {
+      raw.disconnect();
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('a reader that resumes after an id in the appending process gets exactly the rest', async () => {
+    const prefix = `atelier-test-${crypto.randomUUID()}`;
+    const a = createRedisEventLog(REDIS_URL!, prefix);
+    try {
+      const runId = crypto.randomUUID();
+      const ids: string[] = [];
+      for (let i = 0; i < 4; i++) ids.push(await a.append(runId, node(i)));
+      const reading = collect(a, runId, ids[1]!);
+      await new Promise((r) => setTimeout(r, 20));
+      ids.push(await a.append(runId, node(4)));
+      ids.push(await a.append(runId, done(runId)));
+      const seen = await reading;
+      expect(seen.map((e) => e.id)).toEqual(ids.slice(2));
+    } finally {
+      await a.close();
+    }
+  });
+});

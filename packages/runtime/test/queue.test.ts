@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createInProcessQueue, createMemoryCancelBus } from '../src';
+import { createInProcessQueue, createLocalFirstQueue, createMemoryCancelBus, createRunSlots } from '../src';
 
 describe('in-process queue', () => {
   it('runs at most `concurrency` runs at once, in order, and survives a failing run', async () => {
@@ -87,5 +87,110 @@ describe('cancel bus (memory)', () => {
     await bus.cancel('a');
     expect(heard).toEqual(['a']);
     await bus.close();
+  });
+});
+
+describe('local-first queue (a runner sharing a queue)', () => {
+  function setup(concurrency: number) {
+    const shared: string[] = [];
+    let sharedClosed = false;
+    const releases = new Map<string, () => void>();
+    const executed: string[] = [];
+    const errors: string[] = [];
+    const localCounts: number[] = [];
+    let reachable = true;
+    const slots = createRunSlots(concurrency);
+    const execute = slots.track(async (runId) => {
+      executed.push(runId);
+      await new Promise<void>((resolve) => releases.set(runId, resolve));
+      if (runId === 'boom') throw new Error('boom');
+    });
+    const queue = createLocalFirstQueue({
+      shared: {
+        kind: 'bullmq',
+        enqueue: async (runId) => {
+          shared.push(runId);
+        },
+        requeue: async () => true,
+        close: async () => {
+          sharedClosed = true;
+        },
+      },
+      slots,
+      execute,
+      canStart: () => reachable,
+      onError: (_, runId) => errors.push(runId),
+      onLocal: (n) => localCounts.push(n),
+    });
+    const release = (runId: string) => releases.get(runId)!();
+    const setReachable = (r: boolean) => (reachable = r);
+    return {
+      queue,
+      slots,
+      shared,
+      executed,
+      errors,
+      localCounts,
+      release,
+      setReachable,
+      closed: () => sharedClosed,
+    };
+  }
+
+  it('starts runs here while a slot is free and hands the rest to the shared queue', async () => {
+    const t = setup(2);
+    for (const id of ['a', 'b', 'c', 'd']) await t.queue.enqueue(id);
+    expect(t.executed).toEqual(['a', 'b']);
+    expect(t.shared).toEqual(['c', 'd']);
+    expect(t.slots.running).toBe(2);
+    expect(t.localCounts).toEqual([1, 2]);
+    // A slot freed: the next run starts here again.
+    t.release('a');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(t.localCounts.at(-1)).toBe(1);
+    await t.queue.enqueue('e');
+    expect(t.executed).toEqual(['a', 'b', 'e']);
+    // The events' store out of reach: the shared queue answers (and refuses), nothing starts here.
+    t.setReachable(false);
+    await t.queue.enqueue('f');
+    expect(t.shared).toEqual(['c', 'd', 'f']);
+    expect(t.executed).toEqual(['a', 'b', 'e']);
+    t.release('b');
+    t.release('e');
+    await t.queue.close();
+    expect(t.slots.running).toBe(0);
+  });
+
+  it('counts the runs the shared queue hands over in the same slots', async () => {
+    const t = setup(1);
+    // The shared queue's worker executes a run through the same tracked executor: no slot is left.
+    const fromWorker = t.slots.track(async () => new Promise<void>((r) => setTimeout(r, 10)))('w');
+    await t.queue.enqueue('x');
+    expect(t.shared).toEqual(['x']);
+    await fromWorker;
+    await t.queue.enqueue('y');
+    expect(t.executed).toEqual(['y']);
+    t.release('y');
+    await t.queue.close();
+  });
+
+  it('reports a failing local run with its id, and close waits for local runs then closes the shared queue', async () => {
+    const t = setup(2);
+    await t.queue.enqueue('boom');
+    await t.queue.enqueue('slow');
+    let closed = false;
+    const closing = t.queue.close().then(() => (closed = true));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(closed).toBe(false);
+    expect(t.closed()).toBe(false);
+    t.release('boom');
+    t.release('slow');
+    await closing;
+    expect(t.errors).toEqual(['boom']);
+    expect(t.closed()).toBe(true);
+    // Once closed, nothing starts here any more.
+    await t.queue.enqueue('late');
+    expect(t.shared).toEqual(['late']);
+    expect(t.executed).toEqual(['boom', 'slow']);
   });
 });

@@ -26,6 +26,8 @@ export interface EventLog {
     signal: AbortSignal,
     options?: { follow?: boolean },
   ): AsyncIterable<LoggedEvent>;
+  /** Whether an append would be taken now (false while its store is out of reach). */
+  reachable(): boolean;
   close(): Promise<void>;
 }
 

@@ -68,6 +68,7 @@ export function createMemoryEventLog(retentionMs = EVENT_RETENTION_MS): EventLog
       }
     },
 
+    reachable: () => true,
     async close() {
       for (const timer of timers) clearTimeout(timer);
       for (const log of logs.values()) for (const wake of log.waiters) wake();

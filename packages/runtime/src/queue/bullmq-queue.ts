@@ -1,5 +1,7 @@
 import { runJob } from '@atelier/schemas';
 import { Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { quitSoon } from '../events/redis-event-log';
 import { watchQueueDepth } from '@atelier/telemetry';
 import { RuntimeError } from '../errors';
 import {
@@ -33,10 +35,10 @@ const JOB_HELD = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waitin
 /** The API side: a run becomes a BullMQ job whose id is the run id (enqueued twice, it runs once). */
 export function createBullmqQueue(redisUrl: string, prefix = 'atelier'): RunQueue {
   // Fails fast while Redis is away (no offline queue): the caller answers 503 instead of hanging.
-  const queue = new Queue(RUN_QUEUE_NAME, {
-    connection: { ...connection(redisUrl), enableOfflineQueue: false, maxRetriesPerRequest: 1 },
-    prefix,
-  });
+  // The connection is ours, so closing it never depends on the state BullMQ last saw it in.
+  const client = new Redis({ ...connection(redisUrl), enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  client.on('error', () => undefined);
+  const queue = new Queue(RUN_QUEUE_NAME, { connection: client, prefix });
   queue.on('error', () => undefined);
   // The job carries the request id and trace context to the worker (validated there).
   const add = (runId: string) =>
@@ -75,9 +77,10 @@ export function createBullmqQueue(redisUrl: string, prefix = 'atelier'): RunQueu
       await add(runId);
       return true;
     },
-    close: () => {
+    async close() {
       unwatch();
-      return queue.close();
+      await queue.close().catch(() => undefined);
+      await quitSoon(client);
     },
   };
 }
@@ -94,7 +97,7 @@ export function startRunWorker(options: {
   prefix?: string;
   lockDurationMs?: number;
   onError?(error: unknown): void;
-}): { close(): Promise<void> } {
+}): { close(): Promise<void>; setConcurrency(n: number): void } {
   const lockDuration = options.lockDurationMs ?? 30_000;
   const worker = new Worker(
     RUN_QUEUE_NAME,
@@ -115,5 +118,9 @@ export function startRunWorker(options: {
   return {
     // Graceful: stops taking jobs and waits for the running ones to end.
     close: () => worker.close(),
+    /** How many jobs it holds at once from now on (at least 1; jobs it holds already go on). */
+    setConcurrency: (n: number) => {
+      worker.concurrency = Math.max(1, Math.floor(n));
+    },
   };
 }
