@@ -177,6 +177,47 @@ describe('runs', () => {
     ]);
   });
 
+  it('a run whose runner stored its end but died before logging it still ends its readers’ streams', async () => {
+    const [stranded] = await app.db
+      .insert(runs)
+      .values({
+        organizationId: org.id,
+        workspaceId: ws,
+        chatbotId: workflow,
+        chatbotType: 'workflow',
+        trigger: 'test',
+        status: 'running',
+        configurationHash: await app.runtime.flowConfigs.store(org.id, echoFlow()),
+        startedBy: org.admin.id,
+      })
+      .returning();
+    const runId = stranded!.id;
+    await app.runtime.events.append(runId, {
+      type: 'node_started',
+      node_id: 'input_in01',
+      node_type: 'input',
+      label: 'Input',
+      iteration_index: null,
+    });
+    const stream = events(runId);
+    const first = await readEvents(await events(runId), (seen) => seen.length === 1);
+    expect(first.events[0]!.event.type).toBe('node_started');
+    // The end is stored, and the process that would have logged it is gone.
+    await app.db
+      .update(runs)
+      .set({ status: 'succeeded', outputs: { response: 'done' }, finalOutput: 'done' })
+      .where(eq(runs.id, runId));
+    const { events: seen, done } = await readEvents(await stream);
+    expect(done).toBe(true);
+    expect(seen.map((s) => s.event.type)).toEqual(['node_started', 'execution_completed']);
+    expect(seen.at(-1)!.event).toEqual({
+      type: 'execution_completed',
+      run_id: runId,
+      outputs: { response: 'done' },
+      final_output: 'done',
+    });
+  }, 20_000);
+
   it('a client that leaves does not stop the run', async () => {
     const runId = (await start(workflow, { inputs: { topic: 'dogs' } })).body.run_id;
     const controller = new AbortController();

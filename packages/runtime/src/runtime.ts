@@ -1,4 +1,5 @@
 import type { Db } from '@atelier/db';
+import type { FlowStreamEvent } from '@atelier/schemas';
 import type { Logger } from '@atelier/telemetry';
 import type { UrlPolicy } from '@atelier/net';
 import type { RunLimits } from '@atelier/engine';
@@ -19,7 +20,14 @@ import { createFlowConfigs, type FlowConfigs } from './runs/flow-configs';
 import { createRunLifecycle, type RunLifecycle } from './runs/lifecycle';
 import { createLocalPresence, createRedisPresence, type Presence } from './queue/presence';
 import { createRunLocks, DEFAULT_RUN_LOCK_MS, sweepEvery, beatEvery } from './runs/run-lock';
-import { QUEUED_LIMIT_MS, queuePosition, queueStats, reapDeadRuns, requeueLostRuns } from './runs/reaper';
+import {
+  QUEUED_LIMIT_MS,
+  queuePosition,
+  queueStats,
+  reapDeadRuns,
+  requeueLostRuns,
+  runEnd,
+} from './runs/reaper';
 
 /** How long a closing process waits for its queue worker to let go (see close). */
 const WORKER_CLOSE_MS = 3_000;
@@ -97,6 +105,8 @@ export interface Runtime {
   queueStats(): ReturnType<typeof queueStats>;
   /** A queued run's place in the queue (1 = next); null once it left the queue. */
   queuePosition(runId: string): Promise<number | null>;
+  /** A run's terminal event as its row has it, once it has ended (null while queued or running). */
+  runEnd(runId: string): Promise<FlowStreamEvent | null>;
   /**
    * Stops taking runs, lets the running ones end for up to `graceMs`, then ends those still running
    * here as failed with the reason (runs still queued stay queued for another process), and closes.
@@ -304,6 +314,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     activeRuns: () => locks.size,
     queueStats: () => queueStats(db),
     queuePosition: (runId) => queuePosition(db, runId),
+    runEnd: (runId) => runEnd(db, runId),
     drain,
     async shutdown(graceMs) {
       await drain(graceMs);

@@ -8,6 +8,8 @@ import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 /** A run stream's client hears its place in the queue when nothing came for this long, then this often. */
 const QUEUED_NOTICE_MS = 2_000;
 const QUEUED_REPEAT_MS = 5_000;
+/** A run stream that heard nothing for this long asks whether its run has ended (see relayRunEvents). */
+export const ENDED_CHECK_MS = 5_000;
 /** Events of one stream within this long of its last write leave together (see openSse). */
 export const COALESCE_MS = 15;
 /** What a stream closed by a shutdown tells its client to wait before reconnecting (SSE `retry:`). */
@@ -179,25 +181,60 @@ export async function relayRunEvents(
       .catch(() => undefined);
   };
   if (!options.ended) notice = setTimeout(tellPlace, QUEUED_NOTICE_MS);
+  // A run whose runner died after storing its end but before logging it would leave its readers
+  // waiting forever: after a silence, the run's row is asked, and an ended run's end is sent.
+  const settled = new AbortController();
+  let endedLater: FlowStreamEvent | null = null;
+  let silence: NodeJS.Timeout | undefined;
+  let lastHeard = performance.now();
+  let over = false;
+  const askEnd = () => {
+    if (over) return;
+    // Heard from meanwhile: asked again once the silence is long enough (one timer per stream).
+    const quiet = performance.now() - lastHeard;
+    if (quiet < ENDED_CHECK_MS) {
+      silence = setTimeout(askEnd, ENDED_CHECK_MS - quiet);
+      return;
+    }
+    reply.server.runtime
+      .runEnd(options.runId)
+      .then((end) => {
+        if (end) {
+          endedLater = end;
+          settled.abort();
+        } else if (!over) silence = setTimeout(askEnd, ENDED_CHECK_MS);
+      })
+      .catch(() => {
+        if (!over) silence = setTimeout(askEnd, ENDED_CHECK_MS);
+      });
+  };
+  if (!options.ended) silence = setTimeout(askEnd, ENDED_CHECK_MS);
   let reconnect = false;
   try {
     let sawEnd = false;
-    const signal = AbortSignal.any([stream.signal, closing.signal]);
-    const events = options.events.read(options.runId, options.after, signal, {
-      follow: !options.ended,
-    });
-    for await (const { id, event } of events) {
-      if (closing.signal.aborted) break;
-      heard = true;
-      stream.send(event, id);
-      lastId = id;
-      if (event.type === 'execution_completed' || event.type === 'execution_error') sawEnd = true;
+    const relay = async (follow: boolean, signal: AbortSignal) => {
+      for await (const { id, event } of options.events.read(options.runId, lastId, signal, { follow })) {
+        if (closing.signal.aborted) break;
+        heard = true;
+        lastHeard = performance.now();
+        stream.send(event, id);
+        lastId = id;
+        if (event.type === 'execution_completed' || event.type === 'execution_error') sawEnd = true;
+      }
+    };
+    await relay(!options.ended, AbortSignal.any([stream.signal, closing.signal, settled.signal]));
+    // Ended by its row: what the log holds now, then the end if the log never got it.
+    const ended = options.ended ?? endedLater;
+    if (endedLater && !sawEnd && !stream.signal.aborted && !closing.signal.aborted) {
+      await relay(false, AbortSignal.any([stream.signal, closing.signal]));
     }
     reconnect = closing.signal.aborted && !sawEnd && !stream.signal.aborted;
-    if (!reconnect && !sawEnd && options.ended && !stream.signal.aborted) stream.send(options.ended);
+    if (!reconnect && !sawEnd && ended && !stream.signal.aborted) stream.send(ended);
   } catch (error) {
     options.log.error({ err: error, runId: options.runId }, 'run events relay failed');
   } finally {
+    over = true;
+    clearTimeout(silence);
     clearTimeout(notice);
     streams.delete(close);
     if (reconnect) {

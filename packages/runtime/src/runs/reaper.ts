@@ -1,8 +1,9 @@
 import { runs, type Db } from '@atelier/db';
+import type { FlowStreamEvent } from '@atelier/schemas';
 import { and, asc, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import type { RunQueue } from '../queue/run-queue';
 import { RUNNER_STOPPED } from './execute-run';
-import type { RunLifecycle } from './lifecycle';
+import { terminalEventOf, type RunLifecycle } from './lifecycle';
 import { DEFAULT_RUN_LOCK_MS, lapsedBefore } from './run-lock';
 
 /** In process, a run waits in memory behind at most RUN_CONCURRENCY others: this long means it was lost. */
@@ -101,4 +102,14 @@ export async function queuePosition(db: Db, runId: string): Promise<number | nul
     .from(runs)
     .where(eq(runs.id, runId));
   return row?.status === 'queued' ? row.ahead + 1 : null;
+}
+
+/**
+ * A run's terminal event as its row has it once it has ended, null while it is queued or running (or
+ * unknown): what a reader that hears nothing more is given when the run's runner died between
+ * storing the end and logging it.
+ */
+export async function runEnd(db: Db, runId: string): Promise<FlowStreamEvent | null> {
+  const [row] = await db.select().from(runs).where(eq(runs.id, runId)).limit(1);
+  return row ? terminalEventOf(row) : null;
 }
