@@ -45,6 +45,24 @@ const events = (runId: string, headers: Record<string, string> = {}, signal?: Ab
     ...(signal ? { signal } : {}),
   });
 
+/** A test run of the workflow stored as given, without running it (a run some runner left as it is). */
+async function storedRun(values: Pick<typeof runs.$inferInsert, 'status' | 'outputs' | 'finalOutput'>) {
+  const [row] = await app.db
+    .insert(runs)
+    .values({
+      organizationId: org.id,
+      workspaceId: ws,
+      chatbotId: workflow,
+      chatbotType: 'workflow',
+      trigger: 'test',
+      configurationHash: await app.runtime.flowConfigs.store(org.id, echoFlow()),
+      startedBy: org.admin.id,
+      ...values,
+    })
+    .returning();
+  return row!;
+}
+
 describe('flow configuration and templates', () => {
   it('saves a draft as it is, but refuses to publish a flow with problems, per node', async () => {
     const broken = storyFlow('');
@@ -150,27 +168,17 @@ describe('runs', () => {
   });
 
   it('a finished run whose log has expired still answers its end, and the stream closes', async () => {
-    const [old] = await app.db
-      .insert(runs)
-      .values({
-        organizationId: org.id,
-        workspaceId: ws,
-        chatbotId: workflow,
-        chatbotType: 'workflow',
-        trigger: 'test',
-        status: 'succeeded',
-        configurationHash: await app.runtime.flowConfigs.store(org.id, echoFlow()),
-        outputs: { response: 'long ago' },
-        finalOutput: 'long ago',
-        startedBy: org.admin.id,
-      })
-      .returning();
-    const { events: seen, done } = await readEvents(await events(old!.id));
+    const old = await storedRun({
+      status: 'succeeded',
+      outputs: { response: 'long ago' },
+      finalOutput: 'long ago',
+    });
+    const { events: seen, done } = await readEvents(await events(old.id));
     expect(done).toBe(true);
     expect(seen.map((s) => s.event)).toEqual([
       {
         type: 'execution_completed',
-        run_id: old!.id,
+        run_id: old.id,
         outputs: { response: 'long ago' },
         final_output: 'long ago',
       },
@@ -178,20 +186,8 @@ describe('runs', () => {
   });
 
   it('a run whose runner stored its end but died before logging it still ends its readers’ streams', async () => {
-    const [stranded] = await app.db
-      .insert(runs)
-      .values({
-        organizationId: org.id,
-        workspaceId: ws,
-        chatbotId: workflow,
-        chatbotType: 'workflow',
-        trigger: 'test',
-        status: 'running',
-        configurationHash: await app.runtime.flowConfigs.store(org.id, echoFlow()),
-        startedBy: org.admin.id,
-      })
-      .returning();
-    const runId = stranded!.id;
+    const stranded = await storedRun({ status: 'running' });
+    const runId = stranded.id;
     await app.runtime.events.append(runId, {
       type: 'node_started',
       node_id: 'input_in01',
