@@ -43,6 +43,7 @@ async function within(work: Promise<unknown> | undefined, ms: number): Promise<v
   ]);
   clearTimeout(timer);
 }
+
 /** Documents ingested at once: parsing and embedding share the process with the API's requests. */
 const INGESTION_CONCURRENCY = 2;
 
@@ -180,12 +181,16 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // Every run this process executes, from the shared queue or started here, holds one of its slots.
   const slots = createRunSlots(options.concurrency);
   const tracked = slots.track(execute);
+  let tookFromShared = () => undefined as void;
   const worker =
     redisUrl && options.executesRuns
       ? startRunWorker({
           redisUrl,
           prefix,
-          execute: tracked,
+          execute: (runId, job) => {
+            tookFromShared();
+            return tracked(runId, job);
+          },
           concurrency: options.concurrency,
           lockDurationMs: lockMs,
           onError: (error) => options.onError(error, 'run worker'),
@@ -193,9 +198,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       : null;
   const onRunError = (error: unknown, runId: string) => options.onError(error, `run ${runId}`);
   const shared = redisUrl ? createBullmqQueue(redisUrl, prefix) : null;
-  const queue = !shared
-    ? createInProcessQueue({ execute: tracked, concurrency: options.concurrency, onError: onRunError })
-    : worker
+  const localFirst =
+    shared && worker
       ? createLocalFirstQueue({
           shared,
           slots,
@@ -205,7 +209,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
           // The worker takes fewer jobs while runs started here hold slots (at least one).
           onLocal: (running) => worker.setConcurrency(Math.max(1, options.concurrency - running)),
         })
-      : shared;
+      : null;
+  if (localFirst) tookFromShared = localFirst.tookFromShared;
+  const queue: RunQueue = !shared
+    ? createInProcessQueue({ execute: tracked, concurrency: options.concurrency, onError: onRunError })
+    : (localFirst ?? shared);
 
   const self = options.executesRuns
     ? {

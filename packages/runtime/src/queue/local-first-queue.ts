@@ -34,7 +34,8 @@ export type RunSlots = ReturnType<typeof createRunSlots>;
  * A process that executes runs and shares a queue (BullMQ on Redis) starts the runs it stores itself
  * while it has a free slot: no trip through the shared queue (a job added, fetched, locked and
  * finished: three scripts on Redis and their replies per run). A run it has no slot for goes to the
- * shared queue, where any worker takes it.
+ * shared queue, where any worker takes it; until this process's worker has taken as many runs off
+ * the shared queue as it handed over, new runs go there too, behind them (first come, first served).
  *
  * Nothing changes for a crash: the run row is stored as `queued` before either path, a run is claimed
  * once (lifecycle.ts), and the sweeper hands a queued run nobody claimed back to the shared queue and
@@ -54,10 +55,13 @@ export function createLocalFirstQueue(options: {
   canStart(): boolean;
   onError(error: unknown, runId: string): void;
   onLocal?(running: number): void;
-}): RunQueue {
+}): RunQueue & { tookFromShared(): void } {
   const { shared, slots } = options;
   const active = new Set<Promise<void>>();
   let closed = false;
+  // Runs this process handed to the shared queue and no worker here has taken since: while there are
+  // any, new runs queue behind them (a run started here would overtake them).
+  let handedOff = 0;
 
   function start(runId: string, job: JobContext) {
     const run: Promise<void> = options
@@ -74,8 +78,16 @@ export function createLocalFirstQueue(options: {
   return {
     kind: shared.kind,
     async enqueue(runId) {
-      if (closed || !slots.free || !options.canStart()) return shared.enqueue(runId);
+      if (closed || handedOff > 0 || !slots.free || !options.canStart()) {
+        await shared.enqueue(runId);
+        handedOff += 1;
+        return;
+      }
       await enqueueTraced('in-process', runId, async (job) => start(runId, job));
+    },
+    /** This process's worker took a run off the shared queue (one of ours, or another process's). */
+    tookFromShared() {
+      handedOff = Math.max(0, handedOff - 1);
     },
     requeue: (runId) => shared.requeue(runId),
     /** Stops starting runs here and waits for the local ones (a drain's grace period bounds it). */
