@@ -181,16 +181,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // Every run this process executes, from the shared queue or started here, holds one of its slots.
   const slots = createRunSlots(options.concurrency);
   const tracked = slots.track(execute);
-  let tookFromShared = () => undefined as void;
   const worker =
     redisUrl && options.executesRuns
       ? startRunWorker({
           redisUrl,
           prefix,
-          execute: (runId, job) => {
-            tookFromShared();
-            return tracked(runId, job);
-          },
+          execute: tracked,
           concurrency: options.concurrency,
           lockDurationMs: lockMs,
           onError: (error) => options.onError(error, 'run worker'),
@@ -198,8 +194,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       : null;
   const onRunError = (error: unknown, runId: string) => options.onError(error, `run ${runId}`);
   const shared = redisUrl ? createBullmqQueue(redisUrl, prefix) : null;
-  const localFirst =
-    shared && worker
+  const queue: RunQueue = !shared
+    ? createInProcessQueue({ execute: tracked, concurrency: options.concurrency, onError: onRunError })
+    : worker
       ? createLocalFirstQueue({
           shared,
           slots,
@@ -209,11 +206,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
           // The worker takes fewer jobs while runs started here hold slots (at least one).
           onLocal: (running) => worker.setConcurrency(Math.max(1, options.concurrency - running)),
         })
-      : null;
-  if (localFirst) tookFromShared = localFirst.tookFromShared;
-  const queue: RunQueue = !shared
-    ? createInProcessQueue({ execute: tracked, concurrency: options.concurrency, onError: onRunError })
-    : (localFirst ?? shared);
+      : shared;
 
   const self = options.executesRuns
     ? {

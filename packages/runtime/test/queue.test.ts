@@ -121,6 +121,7 @@ describe('local-first queue (a runner sharing a queue)', () => {
       canStart: () => reachable,
       onError: (_, runId) => errors.push(runId),
       onLocal: (n) => localCounts.push(n),
+      holdMs: 30,
     });
     const release = (runId: string) => releases.get(runId)!();
     const setReachable = (r: boolean) => (reachable = r);
@@ -144,12 +145,10 @@ describe('local-first queue (a runner sharing a queue)', () => {
     expect(t.shared).toEqual(['c', 'd']);
     expect(t.slots.running).toBe(2);
     expect(t.localCounts).toEqual([1, 2]);
-    // A slot freed and the worker took 'c' and 'd' off the shared queue: the next run starts here.
+    // A slot freed, and the hand-offs are a while ago: the next run starts here.
     t.release('a');
-    await new Promise((r) => setTimeout(r, 0));
+    await new Promise((r) => setTimeout(r, 40));
     expect(t.localCounts.at(-1)).toBe(1);
-    t.queue.tookFromShared();
-    t.queue.tookFromShared();
     await t.queue.enqueue('e');
     expect(t.executed).toEqual(['a', 'b', 'e']);
     // The events' store out of reach: the shared queue answers (and refuses), nothing starts here.
@@ -163,19 +162,18 @@ describe('local-first queue (a runner sharing a queue)', () => {
     expect(t.slots.running).toBe(0);
   });
 
-  it('queues new runs behind those it handed to the shared queue until its worker has taken as many', async () => {
+  it('sends new runs after a hand-off to the shared queue for a while, behind the one handed off', async () => {
     const t = setup(1);
     await t.queue.enqueue('a');
     await t.queue.enqueue('b');
     t.release('a');
     await new Promise((r) => setTimeout(r, 0));
-    // A slot is free, but 'b' waits in the shared queue: 'c' goes behind it.
+    // A slot is free, but 'b' was just handed off: 'c' goes behind it.
     expect(t.slots.free).toBe(true);
     await t.queue.enqueue('c');
     expect(t.shared).toEqual(['b', 'c']);
-    // This process's worker took both off the shared queue: the next run starts here again.
-    t.queue.tookFromShared();
-    t.queue.tookFromShared();
+    // The hold is over: the next run starts here again.
+    await new Promise((r) => setTimeout(r, 40));
     await t.queue.enqueue('d');
     expect(t.executed).toEqual(['a', 'd']);
     t.release('d');
@@ -189,7 +187,7 @@ describe('local-first queue (a runner sharing a queue)', () => {
     await t.queue.enqueue('x');
     expect(t.shared).toEqual(['x']);
     await fromWorker;
-    t.queue.tookFromShared();
+    await new Promise((r) => setTimeout(r, 40));
     await t.queue.enqueue('y');
     expect(t.executed).toEqual(['y']);
     t.release('y');

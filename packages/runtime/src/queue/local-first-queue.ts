@@ -30,12 +30,16 @@ export function createRunSlots(concurrency: number) {
 
 export type RunSlots = ReturnType<typeof createRunSlots>;
 
+/** See createLocalFirstQueue's `holdMs`. */
+export const HAND_OFF_HOLD_MS = 1_000;
+
 /**
  * A process that executes runs and shares a queue (BullMQ on Redis) starts the runs it stores itself
  * while it has a free slot: no trip through the shared queue (a job added, fetched, locked and
  * finished: three scripts on Redis and their replies per run). A run it has no slot for goes to the
- * shared queue, where any worker takes it; until this process's worker has taken as many runs off
- * the shared queue as it handed over, new runs go there too, behind them (first come, first served).
+ * shared queue, where any worker takes it, and for a second after that new runs go there too, behind
+ * it: under a load this process cannot take, runs are served in order (its worker takes the slots
+ * local runs free).
  *
  * Nothing changes for a crash: the run row is stored as `queued` before either path, a run is claimed
  * once (lifecycle.ts), and the sweeper hands a queued run nobody claimed back to the shared queue and
@@ -55,13 +59,16 @@ export function createLocalFirstQueue(options: {
   canStart(): boolean;
   onError(error: unknown, runId: string): void;
   onLocal?(running: number): void;
-}): RunQueue & { tookFromShared(): void } {
+  /** How long after a hand-off new runs follow it to the shared queue. Default 1 s. */
+  holdMs?: number;
+}): RunQueue {
   const { shared, slots } = options;
+  const holdMs = options.holdMs ?? HAND_OFF_HOLD_MS;
   const active = new Set<Promise<void>>();
   let closed = false;
-  // Runs this process handed to the shared queue and no worker here has taken since: while there are
-  // any, new runs queue behind them (a run started here would overtake them).
-  let handedOff = 0;
+  // When this process last handed a run to the shared queue: new runs go behind it for a while (a run
+  // started here would overtake the ones waiting there, which workers take in order).
+  let handedOffAt = -Infinity;
 
   function start(runId: string, job: JobContext) {
     const run: Promise<void> = options
@@ -78,16 +85,12 @@ export function createLocalFirstQueue(options: {
   return {
     kind: shared.kind,
     async enqueue(runId) {
-      if (closed || handedOff > 0 || !slots.free || !options.canStart()) {
-        await shared.enqueue(runId);
-        handedOff += 1;
-        return;
+      const holding = performance.now() - handedOffAt < holdMs;
+      if (closed || holding || !slots.free || !options.canStart()) {
+        if (!closed) handedOffAt = performance.now();
+        return shared.enqueue(runId);
       }
       await enqueueTraced('in-process', runId, async (job) => start(runId, job));
-    },
-    /** This process's worker took a run off the shared queue (one of ours, or another process's). */
-    tookFromShared() {
-      handedOff = Math.max(0, handedOff - 1);
     },
     requeue: (runId) => shared.requeue(runId),
     /** Stops starting runs here and waits for the local ones (a drain's grace period bounds it). */
