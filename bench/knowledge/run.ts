@@ -8,7 +8,8 @@
 //    client's wall time: HTTP, the metered query embedding, the search); recall_at_10 against exact
 //    search computed by the bench itself (ties counted fairly); on PostgreSQL the same search straight
 //    in SQL (over the collection's HNSW index on halfvec, ef_search 150 as the store) is timed beside
-//    it (direct_query_*_ms, the vector already known).
+//    it (direct_query_*_ms, the vector already known), with the index's size beside shared_buffers
+//    (index_mb, shared_buffers_mb): an index that does not fit is read from the OS for every search.
 // 3. A filter matching the 1,000 (BENCH_CHUNKS/100) .md documents: 50 queries each answer 10 matching
 //    chunks, and their recall against exact filtered search averages at least 0.9.
 // 4. BENCH_PDF_MB of 10 MB PDFs (200) are uploaded and ingested while /health is called every 50 ms (by a
@@ -151,6 +152,22 @@ async function directTimes(collectionName: string, texts: string[]): Promise<num
   return times;
 }
 
+/**
+ * The collection's HNSW index size beside PostgreSQL's shared_buffers: a search reads the index page by
+ * page, so its time depends on whether the index fits there (the query figures are read with it).
+ */
+async function indexMemory(collectionName: string): Promise<{ index_mb: number; shared_buffers_mb: number }> {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  const { rows } = await client.query<{ index_mb: number; shared_buffers_mb: number }>(
+    `SELECT round(pg_relation_size(to_regclass($1)) / 1048576.0)::int AS index_mb,
+            (SELECT (setting::bigint * 8192 / 1048576)::int FROM pg_settings WHERE name = 'shared_buffers') AS shared_buffers_mb`,
+    [`kb."_${collectionName.replaceAll('"', '""')}_hnsw"`],
+  );
+  await client.end();
+  return rows[0]!;
+}
+
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
@@ -274,6 +291,7 @@ async function main() {
     `/rag_collections/${main.id}`,
   );
   const direct = DB === 'postgres' ? await directTimes(rag_collection.collection_name, questions) : [];
+  const memory = DB === 'postgres' ? await indexMemory(rag_collection.collection_name) : null;
 
   // 3. A filter matching 1,000 documents.
   // Every filtered query answers 10 chunks, all matching, and their recall against exact filtered search
@@ -369,6 +387,7 @@ async function main() {
             direct_query_p99_ms: round(percentile(direct, 99), 2),
           }
         : {}),
+      ...(memory ?? {}),
       recall_at_10: round(recall / questions.length, 4),
       filter_1000_docs_ok: filterOk,
       filter_recall_at_10: round(filterRecall, 4),
