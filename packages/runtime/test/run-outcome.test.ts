@@ -9,6 +9,7 @@ import {
   createMemoryCancelBus,
   createMemoryEventLog,
   createRunExecutor,
+  createRunLifecycle,
   UNSTORABLE_RESULT,
   type LoggedEvent,
 } from '../src';
@@ -47,6 +48,27 @@ const apiFlow = () => ({
     { id: 'e2', source: 'api_ab12', target: 'output_ou01' },
   ],
 });
+
+const textOf = (query: unknown) =>
+  query instanceof SQL
+    ? query.queryChunks.map((c) => (c instanceof StringChunk ? c.value.join('') : '')).join('')
+    : '';
+
+/** The database, noting the text of every statement sent through `execute`. */
+function recordingStatements(db: Db, texts: string[]): Db {
+  return new Proxy(db, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target) as unknown;
+      if (prop !== 'execute' || typeof value !== 'function') {
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return (query: unknown) => {
+        texts.push(textOf(query));
+        return (value as (q: unknown) => unknown).call(target, query);
+      };
+    },
+  });
+}
 
 /** The database, except that the statement writing runs' outcomes fails `failures` times. */
 function failingOutcomeWrites(db: Db, failures: number): Db {
@@ -133,5 +155,78 @@ describe('a run always ends with what it produced stored', () => {
     expect(run?.error).toBe(`${UNSTORABLE_RESULT} (simulated write failure)`);
     expect(run?.finishedAt).not.toBeNull();
     expect(await lastEvent(events, runId)).toMatchObject({ type: 'execution_error', status: 'failed' });
+    // Its nodes are still shown, without their values.
+    const executions = await db.select().from(nodeExecutions).where(eq(nodeExecutions.runId, runId));
+    expect(executions.map((e) => e.nodeId).sort()).toEqual(['api_ab12', 'input_in01', 'output_ou01']);
+    for (const e of executions) {
+      expect(e.outputs).toEqual({ _unstorable: `${UNSTORABLE_RESULT} (simulated write failure)` });
+    }
+  });
+
+  it("writes a short run's node executions with its end, in the end's one statement", async () => {
+    const { db } = await sharedTestDatabase();
+    const runId = await queuedRun(db, { query: 'hello' });
+    const texts: string[] = [];
+    const { execute } = executor(recordingStatements(db, texts));
+    await execute(runId);
+    const [run] = await db.select().from(runs).where(eq(runs.id, runId));
+    expect(run?.status).toBe('succeeded');
+    const executions = await db.select().from(nodeExecutions).where(eq(nodeExecutions.runId, runId));
+    expect(executions.map((e) => [e.nodeId, e.status]).sort()).toEqual([
+      ['api_ab12', 'succeeded'],
+      ['input_in01', 'succeeded'],
+      ['output_ou01', 'succeeded'],
+    ]);
+    const nodeWrites = texts.filter((t) => t.includes('insert into node_executions'));
+    expect(nodeWrites).toHaveLength(1);
+    expect(nodeWrites[0]).toContain('update runs r set status = o.status');
+  });
+
+  it('keeps a node execution whose values cannot be serialized, without them, and the run ends as it did', async () => {
+    const { db } = await sharedTestDatabase();
+    const runId = await queuedRun(db, { query: 'hello' });
+    const lifecycle = createRunLifecycle({ db, events: createMemoryEventLog() });
+    expect(await lifecycle.claim(runId)).not.toBeNull();
+    await lifecycle.recordNode(runId, {
+      nodeId: 'api_ab12',
+      type: 'api_request',
+      status: 'succeeded',
+      startedAt: new Date().toISOString(),
+      durationSeconds: 0.1,
+      parameters: {},
+      outputs: { size: 10n } as unknown as Record<string, unknown>,
+    });
+    expect(await lifecycle.finish(runId, { status: 'succeeded', text: 'done' })).toBe(true);
+    const [run] = await db.select().from(runs).where(eq(runs.id, runId));
+    expect(run).toMatchObject({ status: 'succeeded', finalOutput: 'done' });
+    const [execution, ...more] = await db
+      .select()
+      .from(nodeExecutions)
+      .where(eq(nodeExecutions.runId, runId));
+    expect(more).toHaveLength(0);
+    expect(execution).toMatchObject({ nodeId: 'api_ab12', status: 'succeeded' });
+    expect(String((execution!.outputs as { _unstorable: string })._unstorable)).toContain(UNSTORABLE_RESULT);
+  });
+
+  it("adds nothing to a run another process ended (a zombie runner's late nodes)", async () => {
+    const { db } = await sharedTestDatabase();
+    const runId = await queuedRun(db, { query: 'hello' });
+    const zombie = createRunLifecycle({ db, events: createMemoryEventLog() });
+    const reaper = createRunLifecycle({ db, events: createMemoryEventLog() });
+    expect(await zombie.claim(runId)).not.toBeNull();
+    expect(await reaper.finish(runId, { status: 'failed', error: 'gone' }, ['running'])).toBe(true);
+    await zombie.recordNode(runId, {
+      nodeId: 'input_in01',
+      type: 'input',
+      status: 'succeeded',
+      startedAt: new Date().toISOString(),
+      durationSeconds: 0,
+      parameters: {},
+      outputs: {},
+    });
+    expect(await zombie.finish(runId, { status: 'succeeded', text: 'late' })).toBe(false);
+    expect(await db.select().from(nodeExecutions).where(eq(nodeExecutions.runId, runId))).toHaveLength(0);
+    const [run] = await db.select().from(runs).where(eq(runs.id, runId));
+    expect(run).toMatchObject({ status: 'failed', error: 'gone' });
   });
 });

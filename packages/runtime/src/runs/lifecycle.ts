@@ -3,7 +3,7 @@ import type { FlowStreamEvent, NodeExecution, RunStatus } from '@atelier/schemas
 import type { Logger } from '@atelier/telemetry';
 import type { EventLog } from '../events/event-log';
 import { recordNodeEnd, recordRunEnd } from './run-telemetry';
-import { createRunWrites, type RunOutcome } from './run-writes';
+import { createRunWrites, serializeNode, type NodeItem, type RunOutcome } from './run-writes';
 
 export type { RunOutcome } from './run-writes';
 
@@ -77,9 +77,24 @@ const EVENT_WAIT_MS = 2_000;
 export const UNSTORABLE_RESULT = 'The run ended, but its result could not be stored';
 
 /**
+ * A run's node executions wait this long for its end, which writes them in its own statement (a chat's
+ * flow ends well within it: no statement of their own); a run still going then has them written, so a
+ * run killed midway shows what it did but for its last half second.
+ */
+export const NODE_WRITE_DELAY_MS = 500;
+
+/** A run's node executions not written yet, and the writes of those that waited too long. */
+interface PendingNodes {
+  rows: NodeItem[];
+  timer: NodeJS.Timeout | undefined;
+  writing: Promise<void>[];
+}
+
+/**
  * Every status change of a run after it was queued goes through here: `claim` (to running),
- * `recordNode` (each node execution as it ends, so a run killed midway shows what it did) and
- * `finish` (to an end). The writes are guarded by the state table: an illegal move changes nothing.
+ * `recordNode` (each node execution as it ends: written with the run's end, or after
+ * NODE_WRITE_DELAY_MS, so a run killed midway shows what it did) and `finish` (to an end). The writes
+ * are guarded by the state table: an illegal move changes nothing.
  */
 export function createRunLifecycle(deps: {
   db: Db;
@@ -94,21 +109,66 @@ export function createRunLifecycle(deps: {
   const writes = createRunWrites(db, sourcesOf('running'), deps.lockMs);
   const report = (runId: string) => (error: unknown) => deps.onError?.(error, runId);
 
+  const pending = new Map<string, PendingNodes>();
+
+  /** A node execution without its values, saying why they were not kept. */
+  const stripped = (item: NodeItem, error: unknown): NodeItem => {
+    const reason = `${UNSTORABLE_RESULT} (${error instanceof Error ? error.message : String(error)})`;
+    return { ...item, execution: { ...item.execution, parameters: {}, outputs: { _unstorable: reason } } };
+  };
+
+  /** The row of a node execution; one whose values cannot be serialized is kept without them. */
+  const rowOf = (item: NodeItem): string => {
+    try {
+      return serializeNode(item);
+    } catch (error) {
+      report(item.runId)(error);
+      return serializeNode(stripped(item, error));
+    }
+  };
+
+  /** Writes one node execution on its own; a node whose values cannot be stored is kept without them. */
+  async function writeNode(item: NodeItem): Promise<void> {
+    try {
+      await writes.node(rowOf(item));
+    } catch (error) {
+      report(item.runId)(error);
+      await writes.node(serializeNode(stripped(item, error))).catch(report(item.runId));
+    }
+  }
+
+  /** Writes the run's waiting node executions now (its end has not come within the delay). */
+  function writeWaiting(runId: string): void {
+    const entry = pending.get(runId);
+    if (!entry) return;
+    entry.timer = undefined;
+    const rows = entry.rows.splice(0);
+    entry.writing.push(Promise.all(rows.map(writeNode)).then(() => undefined));
+  }
+
   /**
-   * Writes one node execution (grouped with the other runs' in one statement). Never rejects: a node
-   * whose values cannot be stored is kept without them, with the reason.
+   * Records one node execution: it waits for the run's end, which writes it (see NODE_WRITE_DELAY_MS).
+   * Never rejects.
    */
   async function recordNode(runId: string, execution: NodeExecution): Promise<void> {
     recordNodeEnd(execution);
-    try {
-      await writes.node({ runId, execution });
-    } catch (error) {
-      report(runId)(error);
-      const reason = `${UNSTORABLE_RESULT} (${error instanceof Error ? error.message : String(error)})`;
-      await writes
-        .node({ runId, execution: { ...execution, parameters: {}, outputs: { _unstorable: reason } } })
-        .catch(report(runId));
+    let entry = pending.get(runId);
+    if (!entry) {
+      entry = { rows: [], timer: undefined, writing: [] };
+      pending.set(runId, entry);
     }
+    entry.rows.push({ runId, execution });
+    entry.timer ??= setTimeout(() => writeWaiting(runId), NODE_WRITE_DELAY_MS).unref();
+  }
+
+  /** Takes the run's waiting node executions, once those written meanwhile are in. */
+  async function takeNodes(runId: string): Promise<NodeItem[]> {
+    const entry = pending.get(runId);
+    if (!entry) return [];
+    pending.delete(runId);
+    clearTimeout(entry.timer);
+    await Promise.all(entry.writing);
+    return entry.rows;
   }
 
   /**
@@ -124,16 +184,23 @@ export function createRunLifecycle(deps: {
       const failed = o.status !== 'succeeded';
       return { text: failed ? `Error: ${o.error ?? GENERIC_ERROR}` : (o.text ?? ''), failed };
     };
+    const nodes = await takeNodes(runId);
+    const end = (o: RunOutcome, rows: readonly string[]) =>
+      writes.finish({ runId, outcome: o, from: allowed, answer: answer(o), nodes: rows });
     let ended;
     try {
-      ended = await writes.finish({ runId, outcome, from: allowed, answer: answer(outcome) });
+      ended = await end(outcome, nodes.map(rowOf));
     } catch (error) {
+      // Ended as failed with the reason, its nodes kept without their values.
       report(runId)(error);
       outcome = {
         status: 'failed',
         error: `${UNSTORABLE_RESULT} (${error instanceof Error ? error.message : String(error)})`,
       };
-      ended = await writes.finish({ runId, outcome, from: allowed, answer: answer(outcome) });
+      ended = await end(
+        outcome,
+        nodes.map((item) => serializeNode(stripped(item, error))),
+      );
     }
     if (!ended) return false;
     recordRunEnd(runId, outcome, ended, deps.log);
