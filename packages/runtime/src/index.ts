@@ -16,6 +16,7 @@ export { createFlowConfigs, type ConfigToStore, type FlowConfigs } from './runs/
 export {
   canTransition,
   createRunLifecycle,
+  NODE_WRITE_DELAY_MS,
   RUN_CANCELLED,
   RUN_TRANSITIONS,
   sourcesOf,

@@ -10,6 +10,7 @@ import {
   createMemoryEventLog,
   createRunExecutor,
   createRunLifecycle,
+  NODE_WRITE_DELAY_MS,
   UNSTORABLE_RESULT,
   type LoggedEvent,
 } from '../src';
@@ -206,6 +207,34 @@ describe('a run always ends with what it produced stored', () => {
     expect(more).toHaveLength(0);
     expect(execution).toMatchObject({ nodeId: 'api_ab12', status: 'succeeded' });
     expect(String((execution!.outputs as { _unstorable: string })._unstorable)).toContain(UNSTORABLE_RESULT);
+  });
+
+  it('writes the nodes of a run still going after NODE_WRITE_DELAY_MS, and the rest with its end, each once', async () => {
+    const { db } = await sharedTestDatabase();
+    const runId = await queuedRun(db, { query: 'hello' });
+    const lifecycle = createRunLifecycle({ db, events: createMemoryEventLog() });
+    expect(await lifecycle.claim(runId)).not.toBeNull();
+    const execution = (nodeId: string) => ({
+      nodeId,
+      type: 'api_request',
+      status: 'succeeded' as const,
+      startedAt: new Date().toISOString(),
+      durationSeconds: 0.1,
+      parameters: {},
+      outputs: { ok: true },
+    });
+    const stored = async () =>
+      (await db.select().from(nodeExecutions).where(eq(nodeExecutions.runId, runId))).map((e) => e.nodeId);
+    await lifecycle.recordNode(runId, execution('first'));
+    expect(await stored()).toEqual([]);
+    const deadline = Date.now() + 10_000;
+    while ((await stored()).length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, NODE_WRITE_DELAY_MS / 5));
+    }
+    expect(await stored()).toEqual(['first']);
+    await lifecycle.recordNode(runId, execution('second'));
+    expect(await lifecycle.finish(runId, { status: 'succeeded', text: 'done' })).toBe(true);
+    expect((await stored()).sort()).toEqual(['first', 'second']);
   });
 
   it("adds nothing to a run another process ended (a zombie runner's late nodes)", async () => {

@@ -83,11 +83,10 @@ export const UNSTORABLE_RESULT = 'The run ended, but its result could not be sto
  */
 export const NODE_WRITE_DELAY_MS = 500;
 
-/** A run's node executions not written yet, and the writes of those that waited too long. */
+/** A run's node executions not written yet, and when they stop waiting for its end. */
 interface PendingNodes {
   rows: NodeItem[];
-  timer: NodeJS.Timeout | undefined;
-  writing: Promise<void>[];
+  timer: NodeJS.Timeout;
 }
 
 /**
@@ -110,6 +109,8 @@ export function createRunLifecycle(deps: {
   const report = (runId: string) => (error: unknown) => deps.onError?.(error, runId);
 
   const pending = new Map<string, PendingNodes>();
+  /** Runs whose node executions are being written on their own (their end waits for them). */
+  const writing = new Map<string, Promise<void>>();
 
   /** A node execution without its values, saying why they were not kept. */
   const stripped = (item: NodeItem, error: unknown): NodeItem => {
@@ -141,9 +142,14 @@ export function createRunLifecycle(deps: {
   function writeWaiting(runId: string): void {
     const entry = pending.get(runId);
     if (!entry) return;
-    entry.timer = undefined;
-    const rows = entry.rows.splice(0);
-    entry.writing.push(Promise.all(rows.map(writeNode)).then(() => undefined));
+    pending.delete(runId);
+    const done = (writing.get(runId) ?? Promise.resolve())
+      .then(() => Promise.all(entry.rows.map(writeNode)))
+      .then(() => undefined);
+    writing.set(runId, done);
+    void done.finally(() => {
+      if (writing.get(runId) === done) writing.delete(runId);
+    });
   }
 
   /**
@@ -154,21 +160,19 @@ export function createRunLifecycle(deps: {
     recordNodeEnd(execution);
     let entry = pending.get(runId);
     if (!entry) {
-      entry = { rows: [], timer: undefined, writing: [] };
+      entry = { rows: [], timer: setTimeout(() => writeWaiting(runId), NODE_WRITE_DELAY_MS).unref() };
       pending.set(runId, entry);
     }
     entry.rows.push({ runId, execution });
-    entry.timer ??= setTimeout(() => writeWaiting(runId), NODE_WRITE_DELAY_MS).unref();
   }
 
-  /** Takes the run's waiting node executions, once those written meanwhile are in. */
+  /** Takes the run's waiting node executions, once those being written on their own are in. */
   async function takeNodes(runId: string): Promise<NodeItem[]> {
     const entry = pending.get(runId);
-    if (!entry) return [];
     pending.delete(runId);
-    clearTimeout(entry.timer);
-    await Promise.all(entry.writing);
-    return entry.rows;
+    if (entry) clearTimeout(entry.timer);
+    await writing.get(runId);
+    return entry?.rows ?? [];
   }
 
   /**
