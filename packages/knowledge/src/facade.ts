@@ -22,6 +22,11 @@ export interface KnowledgeDeps {
   loaderEndpoints?: { notion?: string | undefined; figma?: string | undefined } | undefined;
   /** Uploads wait in `<dataDir>/uploads` until ingested. */
   dataDir: string;
+  /**
+   * The database is the embedded PGlite (WebAssembly, one statement at a time): the built-in store's
+   * collections made from now on get a `vector` HNSW index, not a `halfvec` one (see store-factory.ts).
+   */
+  embeddedDatabase?: boolean;
   onError(error: unknown, context: string): void;
 }
 

@@ -151,6 +151,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     loaderPolicy: options.httpPolicy,
     loaderEndpoints: options.loaderEndpoints,
     dataDir: options.dataDir,
+    embeddedDatabase: options.singleProcess,
     onError: (error, context) => options.onError(error, `knowledge: ${context}`),
   });
   if (options.ingestsDocuments) knowledge.startIngestionWorker({ concurrency: INGESTION_CONCURRENCY });
