@@ -175,4 +175,33 @@ describe('when its parent dies', () => {
     }
     // Starting PGlite in a new process takes seconds, and a minute beside other suites.
   }, 180_000);
+
+  it('the database process ends too while a long statement holds it', async () => {
+    const script = `
+      import { openDatabase } from '${new URL('../src/index.ts', import.meta.url).href}';
+      import { sql } from 'drizzle-orm';
+      const { db } = await openDatabase({ embedded: 'process' });
+      const children = (await import('node:fs')).readFileSync('/proc/' + process.pid + '/task/' + process.pid + '/children', 'utf8');
+      // Minutes of work in one statement (as an index build is): the database's thread is held.
+      db.execute(sql.raw('select count(*) from generate_series(1, 4000000000)')).catch(() => undefined);
+      setTimeout(() => process.stdout.write(children.trim() + '\\n'), 500);
+      setInterval(() => undefined, 1000);
+    `;
+    const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      cwd: new URL('..', import.meta.url).pathname,
+    });
+    try {
+      const pids = await new Promise<number[]>((resolve, reject) => {
+        parent.stdout.once('data', (d: Buffer) => resolve(d.toString().trim().split(/\s+/).map(Number)));
+        parent.once('exit', (code) => reject(new Error(`the parent exited (${code})`)));
+      });
+      expect(pids.length).toBeGreaterThan(0);
+      expect(pids.every(alive)).toBe(true);
+      parent.kill('SIGKILL');
+      expect(await until(() => !pids.some(alive))).toBe(true);
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  }, 180_000);
 });
