@@ -148,60 +148,49 @@ describe('the embedded database in a process of its own', () => {
   }, 180_000);
 });
 
-describe('when its parent dies', () => {
-  it('the database process ends too (no orphan)', async () => {
-    const script = `
-      import { openDatabase } from '${new URL('../src/index.ts', import.meta.url).href}';
-      await openDatabase({ embedded: 'process' });
-      const children = (await import('node:fs')).readFileSync('/proc/' + process.pid + '/task/' + process.pid + '/children', 'utf8');
-      process.stdout.write(children.trim() + '\\n');
-      setInterval(() => undefined, 1000);
-    `;
-    const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      cwd: new URL('..', import.meta.url).pathname,
+/**
+ * A parent process that opens the embedded database, does `work` (script text with `db` in scope), then
+ * is killed with SIGKILL: its database process must end too.
+ */
+async function expectNoOrphan(work: string): Promise<void> {
+  const script = `
+    import { openDatabase } from '${new URL('../src/index.ts', import.meta.url).href}';
+    import { sql } from 'drizzle-orm';
+    const { db } = await openDatabase({ embedded: 'process' });
+    const children = (await import('node:fs')).readFileSync('/proc/' + process.pid + '/task/' + process.pid + '/children', 'utf8');
+    ${work}
+    setTimeout(() => process.stdout.write(children.trim() + '\\n'), 500);
+    setInterval(() => undefined, 1000);
+  `;
+  const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: new URL('..', import.meta.url).pathname,
+  });
+  try {
+    const pids = await new Promise<number[]>((resolve, reject) => {
+      parent.stdout.once('data', (d: Buffer) => resolve(d.toString().trim().split(/\s+/).map(Number)));
+      parent.once('exit', (code) => reject(new Error(`the parent exited (${code})`)));
     });
-    try {
-      const pids = await new Promise<number[]>((resolve, reject) => {
-        parent.stdout.once('data', (d: Buffer) => resolve(d.toString().trim().split(/\s+/).map(Number)));
-        parent.once('exit', (code) => reject(new Error(`the parent exited (${code})`)));
-      });
-      expect(pids.length).toBeGreaterThan(0);
-      expect(pids.every(alive)).toBe(true);
-      parent.kill('SIGKILL');
-      expect(await until(() => !pids.some(alive))).toBe(true);
-    } finally {
-      parent.kill('SIGKILL');
-    }
-    // Starting PGlite in a new process takes seconds, and a minute beside other suites.
-  }, 180_000);
+    expect(pids.length).toBeGreaterThan(0);
+    expect(pids.every(alive)).toBe(true);
+    parent.kill('SIGKILL');
+    expect(await until(() => !pids.some(alive))).toBe(true);
+  } finally {
+    parent.kill('SIGKILL');
+  }
+}
 
-  it('the database process ends too while a long statement holds it', async () => {
-    const script = `
-      import { openDatabase } from '${new URL('../src/index.ts', import.meta.url).href}';
-      import { sql } from 'drizzle-orm';
-      const { db } = await openDatabase({ embedded: 'process' });
-      const children = (await import('node:fs')).readFileSync('/proc/' + process.pid + '/task/' + process.pid + '/children', 'utf8');
+// Starting PGlite in a new process takes seconds, and a minute beside other suites.
+describe('when its parent dies', () => {
+  it('the database process ends too (no orphan)', () => expectNoOrphan('void db, sql;'), 180_000);
+
+  it(
+    'the database process ends too while a long statement holds it',
+    () =>
       // Minutes of work in one statement (as an index build is): the database's thread is held.
-      db.execute(sql.raw('select count(*) from generate_series(1, 4000000000)')).catch(() => undefined);
-      setTimeout(() => process.stdout.write(children.trim() + '\\n'), 500);
-      setInterval(() => undefined, 1000);
-    `;
-    const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      cwd: new URL('..', import.meta.url).pathname,
-    });
-    try {
-      const pids = await new Promise<number[]>((resolve, reject) => {
-        parent.stdout.once('data', (d: Buffer) => resolve(d.toString().trim().split(/\s+/).map(Number)));
-        parent.once('exit', (code) => reject(new Error(`the parent exited (${code})`)));
-      });
-      expect(pids.length).toBeGreaterThan(0);
-      expect(pids.every(alive)).toBe(true);
-      parent.kill('SIGKILL');
-      expect(await until(() => !pids.some(alive))).toBe(true);
-    } finally {
-      parent.kill('SIGKILL');
-    }
-  }, 180_000);
+      expectNoOrphan(
+        "db.execute(sql.raw('select count(*) from generate_series(1, 4000000000)')).catch(() => undefined);",
+      ),
+    180_000,
+  );
 });

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { nodeExecutions, organizations, runs, type Db } from '@atelier/db';
 import { sharedTestDatabase } from '@atelier/testkit';
+import type { NodeExecution } from '@atelier/schemas';
 import { eq, SQL, StringChunk } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -55,46 +56,49 @@ const textOf = (query: unknown) =>
     ? query.queryChunks.map((c) => (c instanceof StringChunk ? c.value.join('') : '')).join('')
     : '';
 
-/** The database, noting the text of every statement sent through `execute`. */
-function recordingStatements(db: Db, texts: string[]): Db {
+/** The database, with every statement sent through `execute` handed to `intercept` first. */
+function intercepting(db: Db, intercept: (text: string, send: () => unknown) => unknown): Db {
   return new Proxy(db, {
     get(target, prop) {
       const value = Reflect.get(target, prop, target) as unknown;
       if (prop !== 'execute' || typeof value !== 'function') {
         return typeof value === 'function' ? value.bind(target) : value;
       }
-      return (query: unknown) => {
-        texts.push(textOf(query));
-        return (value as (q: unknown) => unknown).call(target, query);
-      };
+      return (query: unknown) =>
+        intercept(textOf(query), () => (value as (q: unknown) => unknown).call(target, query));
     },
   });
 }
 
+/** The database, noting the text of every statement sent through `execute`. */
+const recordingStatements = (db: Db, texts: string[]): Db =>
+  intercepting(db, (text, send) => {
+    texts.push(text);
+    return send();
+  });
+
 /** The database, except that the statement writing runs' outcomes fails `failures` times. */
 function failingOutcomeWrites(db: Db, failures: number): Db {
   let left = failures;
-  const isOutcomeWrite = (query: unknown) =>
-    query instanceof SQL &&
-    query.queryChunks.some(
-      (c) => c instanceof StringChunk && c.value.join('').includes('update runs r set status = o.status'),
-    );
-  return new Proxy(db, {
-    get(target, prop) {
-      const value = Reflect.get(target, prop, target) as unknown;
-      if (prop !== 'execute' || typeof value !== 'function') {
-        return typeof value === 'function' ? value.bind(target) : value;
-      }
-      return (query: unknown) => {
-        if (isOutcomeWrite(query) && left > 0) {
-          left -= 1;
-          return Promise.reject(new Error('simulated write failure'));
-        }
-        return (value as (q: unknown) => unknown).call(target, query);
-      };
-    },
+  return intercepting(db, (text, send) => {
+    if (text.includes('update runs r set status = o.status') && left > 0) {
+      left -= 1;
+      return Promise.reject(new Error('simulated write failure'));
+    }
+    return send();
   });
 }
+
+/** A node execution that ended well, with these outputs. */
+const ended = (nodeId: string, outputs: Record<string, unknown> = { ok: true }): NodeExecution => ({
+  nodeId,
+  type: 'api_request',
+  status: 'succeeded',
+  startedAt: new Date().toISOString(),
+  durationSeconds: 0.1,
+  parameters: {},
+  outputs,
+});
 
 async function queuedRun(db: Db, inputs: Record<string, unknown>) {
   const [org] = await db.insert(organizations).values({ name: 'Outcome org' }).returning();
@@ -188,15 +192,7 @@ describe('a run always ends with what it produced stored', () => {
     const runId = await queuedRun(db, { query: 'hello' });
     const lifecycle = createRunLifecycle({ db, events: createMemoryEventLog() });
     expect(await lifecycle.claim(runId)).not.toBeNull();
-    await lifecycle.recordNode(runId, {
-      nodeId: 'api_ab12',
-      type: 'api_request',
-      status: 'succeeded',
-      startedAt: new Date().toISOString(),
-      durationSeconds: 0.1,
-      parameters: {},
-      outputs: { size: 10n } as unknown as Record<string, unknown>,
-    });
+    await lifecycle.recordNode(runId, ended('api_ab12', { size: 10n } as unknown as Record<string, unknown>));
     expect(await lifecycle.finish(runId, { status: 'succeeded', text: 'done' })).toBe(true);
     const [run] = await db.select().from(runs).where(eq(runs.id, runId));
     expect(run).toMatchObject({ status: 'succeeded', finalOutput: 'done' });
@@ -214,25 +210,16 @@ describe('a run always ends with what it produced stored', () => {
     const runId = await queuedRun(db, { query: 'hello' });
     const lifecycle = createRunLifecycle({ db, events: createMemoryEventLog() });
     expect(await lifecycle.claim(runId)).not.toBeNull();
-    const execution = (nodeId: string) => ({
-      nodeId,
-      type: 'api_request',
-      status: 'succeeded' as const,
-      startedAt: new Date().toISOString(),
-      durationSeconds: 0.1,
-      parameters: {},
-      outputs: { ok: true },
-    });
     const stored = async () =>
       (await db.select().from(nodeExecutions).where(eq(nodeExecutions.runId, runId))).map((e) => e.nodeId);
-    await lifecycle.recordNode(runId, execution('first'));
+    await lifecycle.recordNode(runId, ended('first'));
     expect(await stored()).toEqual([]);
     const deadline = Date.now() + 10_000;
     while ((await stored()).length === 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, NODE_WRITE_DELAY_MS / 5));
     }
     expect(await stored()).toEqual(['first']);
-    await lifecycle.recordNode(runId, execution('second'));
+    await lifecycle.recordNode(runId, ended('second'));
     expect(await lifecycle.finish(runId, { status: 'succeeded', text: 'done' })).toBe(true);
     expect((await stored()).sort()).toEqual(['first', 'second']);
   });
@@ -244,15 +231,7 @@ describe('a run always ends with what it produced stored', () => {
     const reaper = createRunLifecycle({ db, events: createMemoryEventLog() });
     expect(await zombie.claim(runId)).not.toBeNull();
     expect(await reaper.finish(runId, { status: 'failed', error: 'gone' }, ['running'])).toBe(true);
-    await zombie.recordNode(runId, {
-      nodeId: 'input_in01',
-      type: 'input',
-      status: 'succeeded',
-      startedAt: new Date().toISOString(),
-      durationSeconds: 0,
-      parameters: {},
-      outputs: {},
-    });
+    await zombie.recordNode(runId, ended('input_in01'));
     expect(await zombie.finish(runId, { status: 'succeeded', text: 'late' })).toBe(false);
     expect(await db.select().from(nodeExecutions).where(eq(nodeExecutions.runId, runId))).toHaveLength(0);
     const [run] = await db.select().from(runs).where(eq(runs.id, runId));
