@@ -16,7 +16,6 @@ export { createFlowConfigs, type ConfigToStore, type FlowConfigs } from './runs/
 export {
   canTransition,
   createRunLifecycle,
-  NODE_WRITE_DELAY_MS,
   RUN_CANCELLED,
   RUN_TRANSITIONS,
   sourcesOf,

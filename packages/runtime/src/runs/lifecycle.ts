@@ -3,7 +3,7 @@ import type { FlowStreamEvent, NodeExecution, RunStatus } from '@atelier/schemas
 import type { Logger } from '@atelier/telemetry';
 import type { EventLog } from '../events/event-log';
 import { recordNodeEnd, recordRunEnd } from './run-telemetry';
-import { createRunWrites, serializeNode, type NodeItem, type RunOutcome } from './run-writes';
+import { createRunWrites, type RunOutcome } from './run-writes';
 
 export type { RunOutcome } from './run-writes';
 
@@ -77,23 +77,9 @@ const EVENT_WAIT_MS = 2_000;
 export const UNSTORABLE_RESULT = 'The run ended, but its result could not be stored';
 
 /**
- * A run's node executions wait this long for its end, which writes them in its own statement (a chat's
- * flow ends well within it: no statement of their own); a run still going then has them written, so a
- * run killed midway shows what it did but for its last half second.
- */
-export const NODE_WRITE_DELAY_MS = 500;
-
-/** A run's node executions not written yet, and when they stop waiting for its end. */
-interface PendingNodes {
-  rows: NodeItem[];
-  timer: NodeJS.Timeout;
-}
-
-/**
  * Every status change of a run after it was queued goes through here: `claim` (to running),
- * `recordNode` (each node execution as it ends: written with the run's end, or after
- * NODE_WRITE_DELAY_MS, so a run killed midway shows what it did) and `finish` (to an end). The writes
- * are guarded by the state table: an illegal move changes nothing.
+ * `recordNode` (each node execution as it ends, so a run killed midway shows what it did) and
+ * `finish` (to an end). The writes are guarded by the state table: an illegal move changes nothing.
  */
 export function createRunLifecycle(deps: {
   db: Db;
@@ -108,71 +94,21 @@ export function createRunLifecycle(deps: {
   const writes = createRunWrites(db, sourcesOf('running'), deps.lockMs);
   const report = (runId: string) => (error: unknown) => deps.onError?.(error, runId);
 
-  const pending = new Map<string, PendingNodes>();
-  /** Runs whose node executions are being written on their own (their end waits for them). */
-  const writing = new Map<string, Promise<void>>();
-
-  /** A node execution without its values, saying why they were not kept. */
-  const stripped = (item: NodeItem, error: unknown): NodeItem => {
-    const reason = `${UNSTORABLE_RESULT} (${error instanceof Error ? error.message : String(error)})`;
-    return { ...item, execution: { ...item.execution, parameters: {}, outputs: { _unstorable: reason } } };
-  };
-
-  /** The row of a node execution; one whose values cannot be serialized is kept without them. */
-  const rowOf = (item: NodeItem): string => {
-    try {
-      return serializeNode(item);
-    } catch (error) {
-      report(item.runId)(error);
-      return serializeNode(stripped(item, error));
-    }
-  };
-
-  /** Writes one node execution on its own; a node whose values cannot be stored is kept without them. */
-  async function writeNode(item: NodeItem): Promise<void> {
-    try {
-      await writes.node(rowOf(item));
-    } catch (error) {
-      report(item.runId)(error);
-      await writes.node(serializeNode(stripped(item, error))).catch(report(item.runId));
-    }
-  }
-
-  /** Writes the run's waiting node executions now (its end has not come within the delay). */
-  function writeWaiting(runId: string): void {
-    const entry = pending.get(runId);
-    if (!entry) return;
-    pending.delete(runId);
-    const done = (writing.get(runId) ?? Promise.resolve())
-      .then(() => Promise.all(entry.rows.map(writeNode)))
-      .then(() => undefined);
-    writing.set(runId, done);
-    void done.finally(() => {
-      if (writing.get(runId) === done) writing.delete(runId);
-    });
-  }
-
   /**
-   * Records one node execution: it waits for the run's end, which writes it (see NODE_WRITE_DELAY_MS).
-   * Never rejects.
+   * Writes one node execution (grouped with the other runs' in one statement). Never rejects: a node
+   * whose values cannot be stored is kept without them, with the reason.
    */
   async function recordNode(runId: string, execution: NodeExecution): Promise<void> {
     recordNodeEnd(execution);
-    let entry = pending.get(runId);
-    if (!entry) {
-      entry = { rows: [], timer: setTimeout(() => writeWaiting(runId), NODE_WRITE_DELAY_MS).unref() };
-      pending.set(runId, entry);
+    try {
+      await writes.node({ runId, execution });
+    } catch (error) {
+      report(runId)(error);
+      const reason = `${UNSTORABLE_RESULT} (${error instanceof Error ? error.message : String(error)})`;
+      await writes
+        .node({ runId, execution: { ...execution, parameters: {}, outputs: { _unstorable: reason } } })
+        .catch(report(runId));
     }
-    entry.rows.push({ runId, execution });
-  }
-
-  /** Takes the run's waiting node executions, once those being written on their own are in. */
-  async function takeNodes(runId: string): Promise<NodeItem[]> {
-    const entry = pending.get(runId);
-    pending.delete(runId);
-    if (entry) clearTimeout(entry.timer);
-    await writing.get(runId);
-    return entry?.rows ?? [];
   }
 
   /**
@@ -188,23 +124,16 @@ export function createRunLifecycle(deps: {
       const failed = o.status !== 'succeeded';
       return { text: failed ? `Error: ${o.error ?? GENERIC_ERROR}` : (o.text ?? ''), failed };
     };
-    const nodes = await takeNodes(runId);
-    const end = (o: RunOutcome, rows: readonly string[]) =>
-      writes.finish({ runId, outcome: o, from: allowed, answer: answer(o), nodes: rows });
     let ended;
     try {
-      ended = await end(outcome, nodes.map(rowOf));
+      ended = await writes.finish({ runId, outcome, from: allowed, answer: answer(outcome) });
     } catch (error) {
-      // Ended as failed with the reason, its nodes kept without their values.
       report(runId)(error);
       outcome = {
         status: 'failed',
         error: `${UNSTORABLE_RESULT} (${error instanceof Error ? error.message : String(error)})`,
       };
-      ended = await end(
-        outcome,
-        nodes.map((item) => serializeNode(stripped(item, error))),
-      );
+      ended = await writes.finish({ runId, outcome, from: allowed, answer: answer(outcome) });
     }
     if (!ended) return false;
     recordRunEnd(runId, outcome, ended, deps.log);

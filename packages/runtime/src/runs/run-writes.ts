@@ -32,11 +32,9 @@ interface FinishItem {
   answer: { text: string; failed: boolean };
   /** The statuses the run may have for this end to apply (from the state table, see lifecycle.ts). */
   from: readonly RunStatus[];
-  /** Its node executions not written yet (`serializeNode` rows): written with the end, only if it ends the run. */
-  nodes: readonly string[];
 }
 
-export interface NodeItem {
+interface NodeItem {
   runId: string;
   execution: NodeExecution;
 }
@@ -56,7 +54,7 @@ function serializeOutcome({ runId, outcome, from, answer }: FinishItem): string 
 }
 
 /** One node execution row as jsonb-ready JSON text. Throws when its values cannot be serialized. */
-export function serializeNode({ runId, execution: e }: NodeItem): string {
+function serializeNode({ runId, execution: e }: NodeItem): string {
   const row = {
     run_id: runId,
     node_id: e.nodeId,
@@ -112,19 +110,6 @@ export function groupCommit<T, R>(flush: (items: T[]) => Promise<R[]>) {
       pending.push({ item, resolve, reject });
     });
 }
-
-const NODE_COLUMNS = sql.raw(
-  'run_id, node_id, node_type, iteration_index, status, error, duration_seconds, parameters, outputs, started_at',
-);
-const NODE_VALUES = sql.raw(
-  "run_id, node_id, node_type, iteration_index, status, error, duration_seconds, coalesce(parameters, '{}'::jsonb), coalesce(outputs, '{}'::jsonb), started_at",
-);
-
-/** `serializeNode` rows as a record set `e` (one parameter). */
-const nodeRecords = (rows: readonly string[]) =>
-  sql`jsonb_to_recordset(${`[${rows.join(',')}]`}::jsonb) as e(run_id uuid, node_id text,
-    node_type text, iteration_index int, status text, error text, duration_seconds float8,
-    parameters jsonb, outputs jsonb, started_at timestamptz)`;
 
 interface ClaimRow {
   id: string;
@@ -202,17 +187,23 @@ export function createRunWrites(db: Db, claimFrom: readonly RunStatus[], lockMs 
   });
 
   /**
-   * Writes node executions (`serializeNode` rows) of any runs: one statement for the batch, kept only
-   * for runs still running (a runner that outlived its run's end adds nothing to it). What nodes
-   * produced is made storable (NUL and lone surrogates become U+FFFD, see storable.ts).
+   * Writes node executions of any runs: one statement for the batch, kept only for runs still running
+   * (a runner that outlived its run's end adds nothing to it). What nodes produced is made storable
+   * (NUL and lone surrogates become U+FFFD, see storable.ts).
    */
-  const nodeGroup = isolating<string, null>(async (rows) => {
+  const nodeGroup = isolating<NodeItem, null>(async (items) => {
+    const rows = items.map(serializeNode);
     await db.execute(
-      sql`insert into node_executions (${NODE_COLUMNS})
-          select ${NODE_VALUES} from ${nodeRecords(rows)}
+      sql`insert into node_executions (run_id, node_id, node_type, iteration_index, status, error,
+            duration_seconds, parameters, outputs, started_at)
+          select run_id, node_id, node_type, iteration_index, status, error, duration_seconds,
+            coalesce(parameters, '{}'::jsonb), coalesce(outputs, '{}'::jsonb), started_at
+          from jsonb_to_recordset(${`[${rows.join(',')}]`}::jsonb) as e(run_id uuid, node_id text,
+            node_type text, iteration_index int, status text, error text, duration_seconds float8,
+            parameters jsonb, outputs jsonb, started_at timestamptz)
           where exists (select 1 from runs r where r.id = e.run_id and r.status = 'running')`,
     );
-    return rows.map(() => null);
+    return items.map(() => null);
   });
 
   /**
@@ -221,7 +212,6 @@ export function createRunWrites(db: Db, claimFrom: readonly RunStatus[], lockMs 
    */
   const finishGroup = isolating<FinishItem, EndedRun | null>(async (items) => {
     const outcomes = items.map(serializeOutcome);
-    const nodes = items.flatMap((item) => item.nodes);
     const ended = await queryRows<{
       id: string;
       conversation_id: string | null;
@@ -240,8 +230,6 @@ export function createRunWrites(db: Db, claimFrom: readonly RunStatus[], lockMs 
             where r.id = o.id and r.status = any(o.sources)
             returning r.id, r.conversation_id, r.chatbot_type, r.started_at, r.finished_at, o.answer,
               o.preview, o.failed),
-          ended_nodes as (insert into node_executions (${NODE_COLUMNS})
-            select ${NODE_VALUES} from ${nodeRecords(nodes)} where e.run_id in (select id from ended)),
           ${answerWrites('ended')}
           select id, conversation_id, chatbot_type, started_at, finished_at from ended`,
     );
@@ -264,9 +252,9 @@ export function createRunWrites(db: Db, claimFrom: readonly RunStatus[], lockMs 
     });
   });
 
-  /** Writes one node execution (a `serializeNode` row, grouped with others); rejects when it failed. */
-  async function node(row: string): Promise<void> {
-    const result = await nodeGroup(row);
+  /** Writes one node execution (grouped with others); rejects when it failed. */
+  async function node(item: NodeItem): Promise<void> {
+    const result = await nodeGroup(item);
     if ('error' in result) throw result.error;
   }
 
