@@ -133,10 +133,20 @@ async function query(base: string, token: string, collection: string, body: obje
  * The same top-10 straight in SQL, as a DBA would write it over the collection's HNSW index (on the
  * vectors cast to halfvec) with the store's ef_search, for comparison.
  */
-async function directTimes(collectionName: string, texts: string[]): Promise<number[]> {
+async function directTimes(
+  collectionName: string,
+  texts: string[],
+): Promise<{ times: number[]; memory: { index_mb: number; shared_buffers_mb: number } }> {
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
   const table = `kb."${collectionName.replaceAll('"', '""')}"`;
+  // The index's size beside shared_buffers: a search reads the index page by page, so its time depends
+  // on whether the index fits there (the query figures are read with it).
+  const { rows } = await client.query<{ index_mb: number; shared_buffers_mb: number }>(
+    `SELECT round(pg_relation_size(to_regclass($1)) / 1048576.0)::int AS index_mb,
+            (SELECT (setting::bigint * 8192 / 1048576)::int FROM pg_settings WHERE name = 'shared_buffers') AS shared_buffers_mb`,
+    [`kb."_${collectionName.replaceAll('"', '""')}_hnsw"`],
+  );
   await client.query('SET hnsw.ef_search = 150');
   const half = `halfvec(${DIMENSION})`;
   const times: number[] = [];
@@ -150,23 +160,7 @@ async function directTimes(collectionName: string, texts: string[]): Promise<num
     times.push(performance.now() - started);
   }
   await client.end();
-  return times;
-}
-
-/**
- * The collection's HNSW index size beside PostgreSQL's shared_buffers: a search reads the index page by
- * page, so its time depends on whether the index fits there (the query figures are read with it).
- */
-async function indexMemory(collectionName: string): Promise<{ index_mb: number; shared_buffers_mb: number }> {
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await client.connect();
-  const { rows } = await client.query<{ index_mb: number; shared_buffers_mb: number }>(
-    `SELECT round(pg_relation_size(to_regclass($1)) / 1048576.0)::int AS index_mb,
-            (SELECT (setting::bigint * 8192 / 1048576)::int FROM pg_settings WHERE name = 'shared_buffers') AS shared_buffers_mb`,
-    [`kb."_${collectionName.replaceAll('"', '""')}_hnsw"`],
-  );
-  await client.end();
-  return rows[0]!;
+  return { times, memory: rows[0]! };
 }
 
 /** /health every 50 ms from a process of its own (see health-probe.ts): stop() answers the latencies. */
@@ -308,8 +302,8 @@ async function main() {
     'GET',
     `/rag_collections/${main.id}`,
   );
-  const direct = DB === 'postgres' ? await directTimes(rag_collection.collection_name, questions) : [];
-  const memory = DB === 'postgres' ? await indexMemory(rag_collection.collection_name) : null;
+  const measured = DB === 'postgres' ? await directTimes(rag_collection.collection_name, questions) : null;
+  const direct = measured?.times ?? [];
 
   // 3. A filter matching 1,000 documents.
   // Every filtered query answers 10 chunks, all matching, and their recall against exact filtered search
@@ -394,7 +388,7 @@ async function main() {
             direct_query_p99_ms: round(percentile(direct, 99), 2),
           }
         : {}),
-      ...(memory ?? {}),
+      ...(measured?.memory ?? {}),
       recall_at_10: round(recall / questions.length, 4),
       filter_1000_docs_ok: filterOk,
       filter_recall_at_10: round(filterRecall, 4),
