@@ -90,8 +90,10 @@ export async function launchApi(
   const profile = process.env.BENCH_PROFILE
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
     : [];
+  // BENCH_API_ARGS: more Node options for the API process (space-separated), for experiments.
+  const apiArgs = (process.env.BENCH_API_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawnNode(
-    [...profile, ...extraArgs, ...apiEntry()],
+    [...profile, ...apiArgs, ...extraArgs, ...apiEntry()],
     {
       NODE_ENV: 'test',
       PORT: String(port),

@@ -4,3 +4,4 @@ export * from './seed';
 export * as tables from './tables';
 export * from './tables';
 export * from './storable';
+export * from './statement';

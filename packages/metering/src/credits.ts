@@ -1,6 +1,6 @@
-import { queryRows, type Db } from '@atelier/db';
+import { queryRows, statementRows, stmt, verbatim, type Db, type Statement } from '@atelier/db';
 import type { CreditPlan } from '@atelier/schemas';
-import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { sql, type SQLWrapper } from 'drizzle-orm';
 import { MeteringError } from './errors';
 
 /**
@@ -11,12 +11,12 @@ import { MeteringError } from './errors';
  * while it runs, so concurrent answers never queue on a held transaction.
  */
 
-const monthStart = sql`date_trunc('month', now())`;
-/** A plan whose period began before this month is due for its renewal. */
-const due = (plan: SQL) => sql`${plan}.period_start < ${monthStart}`;
+const MONTH_START = "date_trunc('month', now())";
+/** A plan (by its name or alias in the query) whose period began before this month is due for its renewal. */
+const due = (plan: string) => `${plan}.period_start < ${MONTH_START}`;
 /** The monthly credits left, counting a due renewal as done. */
-const monthlyLeft = (plan: SQL) =>
-  sql`case when ${due(plan)} then ${plan}.monthly_credits else ${plan}.remaining_monthly_credits end`;
+const monthlyLeft = (plan: string) =>
+  `case when ${due(plan)} then ${plan}.monthly_credits else ${plan}.remaining_monthly_credits end`;
 
 export interface ChargeInput {
   amount: number;
@@ -30,7 +30,7 @@ export interface ChargeInput {
  * hot path check credits inside a query it already makes.
  */
 export const creditsLeftSql = (organizationId: SQLWrapper) =>
-  sql<string>`(select ${monthlyLeft(sql`cp`)} + cp.extra_credits
+  sql<string>`(select ${sql.raw(monthlyLeft('cp'))} + cp.extra_credits
                from credit_plans cp where cp.organization_id = ${organizationId})`;
 
 /**
@@ -40,39 +40,37 @@ export const creditsLeftSql = (organizationId: SQLWrapper) =>
  * ledger row is written. A call that ran is recorded in full in the ledger (`requested`), balances
  * never go below zero. Without `usage`, only the renewal (when due). `credit_plan` returns the plan.
  */
-export function creditCtes(organizationId: string, usage: ChargeInput | null): SQL {
+export function creditCtes(organizationId: string, usage: ChargeInput | null): Statement {
   const amount = usage?.amount ?? 0;
   if (!(amount >= 0)) throw new RangeError('charge amount must be a non-negative number');
-  const old = sql`credit_old`;
-  return sql`credit_old as (
-      select organization_id, monthly_credits, ${due(sql`credit_plans`)} as due,
-             ${monthlyLeft(sql`credit_plans`)} as m, extra_credits as e
-      from credit_plans where organization_id = ${organizationId} for update
+  const charged = usage
+    ? stmt`, credit_usage as (
+      insert into credit_ledger (organization_id, user_id, kind, monthly_delta, extra_delta, description, metadata)
+      select organization_id, ${usage.userId ?? null}::uuid, 'usage', -least(m, ${amount}::numeric),
+             -least(e, greatest(${amount}::numeric - m, 0)), ${usage.description}::text,
+             ${JSON.stringify({ ...usage.metadata, requested: amount })}::jsonb
+      from credit_old
+    )`
+    : verbatim('');
+  return stmt`credit_old as (
+      select organization_id, monthly_credits, ${verbatim(due('credit_plans'))} as due,
+             ${verbatim(monthlyLeft('credit_plans'))} as m, extra_credits as e
+      from credit_plans where organization_id = ${organizationId}::uuid for update
     ), credit_plan as (
       update credit_plans p
-      set remaining_monthly_credits = ${old}.m - least(${old}.m, ${amount}::numeric),
-          extra_credits = p.extra_credits - least(${old}.e, greatest(${amount}::numeric - ${old}.m, 0)),
-          period_start = case when ${old}.due then ${monthStart} else p.period_start end,
+      set remaining_monthly_credits = credit_old.m - least(credit_old.m, ${amount}::numeric),
+          extra_credits = p.extra_credits - least(credit_old.e, greatest(${amount}::numeric - credit_old.m, 0)),
+          period_start = case when credit_old.due then ${verbatim(MONTH_START)} else p.period_start end,
           updated_at = now()
-      from credit_old where p.organization_id = ${old}.organization_id
-        ${usage ? sql`` : sql`and ${old}.due`}
+      from credit_old where p.organization_id = credit_old.organization_id
+        ${verbatim(usage ? '' : 'and credit_old.due')}
       returning p.plan_type, p.monthly_credits, p.remaining_monthly_credits, p.extra_credits
     ), credit_renewal as (
       insert into credit_ledger (organization_id, kind, monthly_delta, extra_delta, description, created_at)
       select organization_id, 'monthly_reset', monthly_credits, 0, 'Monthly credits renewed',
              now() - interval '1 millisecond'
       from credit_old where due
-    )${
-      usage
-        ? sql`, credit_usage as (
-      insert into credit_ledger (organization_id, user_id, kind, monthly_delta, extra_delta, description, metadata)
-      select organization_id, ${usage.userId ?? null}, 'usage', -least(m, ${amount}::numeric),
-             -least(e, greatest(${amount}::numeric - m, 0)), ${usage.description},
-             ${JSON.stringify({ ...usage.metadata, requested: amount })}::jsonb
-      from credit_old
-    )`
-        : sql``
-    }`;
+    )${charged}`;
 }
 
 interface PlanRow {
@@ -93,9 +91,9 @@ const noPlan = () => new MeteringError(404, 'no_credit_plan', 'This organization
 
 /** Records usage that has happened, in one statement (see `creditCtes`); returns the plan after it. */
 export async function chargeCredits(db: Db, organizationId: string, input: ChargeInput): Promise<CreditPlan> {
-  const [after] = await queryRows<PlanRow>(
+  const [after] = await statementRows<PlanRow>(
     db,
-    sql`with ${creditCtes(organizationId, input)} select * from credit_plan`,
+    stmt`with ${creditCtes(organizationId, input)} select * from credit_plan`,
   );
   if (!after) throw noPlan();
   return toPlan(after);
@@ -103,15 +101,15 @@ export async function chargeCredits(db: Db, organizationId: string, input: Charg
 
 /** Applies the monthly renewal when a new month has begun, in one statement; safe under concurrency. */
 export async function renewCredits(db: Db, organizationId: string): Promise<void> {
-  await queryRows(db, sql`with ${creditCtes(organizationId, null)} select 1 from credit_plan`);
+  await statementRows(db, stmt`with ${creditCtes(organizationId, null)} select 1 from credit_plan`);
 }
 
 /** The plan as it stands, a due renewal counted (not written): one read. */
 export async function creditPlan(db: Db, organizationId: string): Promise<CreditPlan & { due: boolean }> {
   const [row] = await queryRows<PlanRow & { due: boolean }>(
     db,
-    sql`select plan_type, monthly_credits, ${monthlyLeft(sql`credit_plans`)} as remaining_monthly_credits,
-               extra_credits, ${due(sql`credit_plans`)} as due
+    sql`select plan_type, monthly_credits, ${sql.raw(monthlyLeft('credit_plans'))} as remaining_monthly_credits,
+               extra_credits, ${sql.raw(due('credit_plans'))} as due
         from credit_plans where organization_id = ${organizationId}`,
   );
   if (!row) throw noPlan();

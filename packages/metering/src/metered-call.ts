@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { inferenceLogs, queryRows, type Db } from '@atelier/db';
+import { inferenceLogs, insertInto, statementRows, stmt, type Db, type Statement } from '@atelier/db';
 import {
   countUsage,
   ProviderError,
@@ -8,7 +8,7 @@ import {
   type ChatResult,
   type Consumption,
 } from '@atelier/providers';
-import { sql, type SQL } from 'drizzle-orm';
+import { getTableColumns } from 'drizzle-orm';
 import { SpanKind, withSpan } from '@atelier/telemetry';
 import { labelsOf, recordModelCall } from './call-telemetry';
 import { creditCtes, type ChargeInput } from './credits';
@@ -41,14 +41,20 @@ export interface MeterOutcome {
  * The row and the charge as named CTEs (`inference_log`, then those of `creditCtes`), for a caller that
  * writes them with something else in one statement.
  */
-export function meterWriteCtes(db: Db, write: MeterWrite): SQL {
-  const log = db.insert(inferenceLogs).values(write.row);
-  return sql`inference_log as (${log.getSQL()}), ${creditCtes(write.organizationId, write.charge)}`;
+export function meterWriteCtes(write: MeterWrite): Statement {
+  return stmt`inference_log as (${inferenceLogInsert(write.row)}), ${creditCtes(write.organizationId, write.charge)}`;
 }
+
+/** The inference log's columns but its creation time (the database's clock): one text for every row. */
+const LOG_KEYS = Object.keys(getTableColumns(inferenceLogs)).filter(
+  (key) => key !== 'createdAt',
+) as (keyof InferenceLogRow & keyof typeof inferenceLogs.$inferInsert)[];
+
+const inferenceLogInsert = (row: InferenceLogRow): Statement => insertInto(inferenceLogs, LOG_KEYS, row);
 
 /** Writes the row and the charge in one statement (the default writer). */
 export async function writeMetered(db: Db, write: MeterWrite): Promise<void> {
-  await queryRows(db, sql`with ${meterWriteCtes(db, write)} select 1`);
+  await statementRows(db, stmt`with ${meterWriteCtes(write)} select 1`);
 }
 
 /** Handed to a call while it runs: streamed text goes through `token` (first-token time, no fallback after). */

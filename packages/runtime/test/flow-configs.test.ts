@@ -1,4 +1,4 @@
-import { flowConfigurations, organizations, queryRows, runs } from '@atelier/db';
+import { flowConfigurations, organizations, queryRows, runs, statementRows } from '@atelier/db';
 import type { FlowConfiguration } from '@atelier/schemas';
 import { sharedTestDatabase } from '@atelier/testkit';
 import { eq, sql } from 'drizzle-orm';
@@ -52,7 +52,7 @@ describe('flow configurations, stored once', () => {
       { organizationId: a, configuration: config },
     ]);
     expect(storing).not.toBeNull();
-    await db.execute(storing!);
+    await statementRows(db, storing!);
     writer.stored([{ organizationId: a, configuration: config }]);
     expect(writer.storing([{ organizationId: a, configuration: config }])).toBeNull();
     const hash = writer.hashOf(config);

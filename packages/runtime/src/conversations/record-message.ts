@@ -1,6 +1,6 @@
-import { conversations, messages, queryRows, type Db } from '@atelier/db';
+import { insertInto, messages, statementRows, stmt, verbatim, type Db, type Statement } from '@atelier/db';
 import type { MessagePart } from '@atelier/schemas';
-import { eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { storableJson } from '@atelier/db';
 
 const PREVIEW = 120;
@@ -15,37 +15,33 @@ export function titleFrom(text: string): string {
 }
 
 /**
- * The two writes of a message, as SQL for named CTEs: `saved` inserts it (answering its id), `touched`
- * updates its conversation (preview, order, title from the first message). Whatever the content holds
- * is stored: NUL and lone surrogates become U+FFFD.
+ * The two writes of a message, as named CTEs: `saved` inserts it (answering its id), `touched` updates
+ * its conversation (preview, order, title from the first message). Whatever the content holds is
+ * stored: NUL and lone surrogates become U+FFFD. Fixed texts (see `Statement` in @atelier/db): an
+ * answer's writes are the hottest statements of a chat.
  */
-function messageWrites(
-  db: Db,
+export function messageCtes(
   conversationId: string,
   role: 'user' | 'assistant',
   content: MessagePart[],
-  error: boolean,
+  error = false,
   id?: string,
-) {
+): Statement {
   content = storableJson(content);
   const text = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' ');
-  const insert = db
-    .insert(messages)
-    .values({ ...(id ? { id } : {}), conversationId, role, content, error })
-    .returning({ id: messages.id });
-  const touch = db
-    .update(conversations)
-    .set({
-      updatedAt: new Date(),
-      lastMessagePreview: preview(text),
-      ...(role === 'user'
-        ? {
-            title: sql`case when ${conversations.title} = '' then ${titleFrom(text)} else ${conversations.title} end`,
-          }
-        : {}),
-    })
-    .where(eq(conversations.id, conversationId));
-  return { saved: insert.getSQL(), touched: touch.getSQL() };
+  const insert = insertInto(
+    messages,
+    id
+      ? ['id', 'conversationId', 'role', 'content', 'error']
+      : ['conversationId', 'role', 'content', 'error'],
+    { ...(id ? { id } : {}), conversationId, role, content, error },
+  );
+  // A question names its conversation when it has no title yet; an answer never does.
+  const title = role === 'user' ? titleFrom(text) : null;
+  return stmt`saved as (${insert} returning id), touched as (
+      update conversations set updated_at = ${new Date()}::timestamptz, last_message_preview = ${preview(text)}::text,
+        title = case when title = '' and ${title}::text is not null then ${title}::text else title end
+      where id = ${conversationId}::uuid)`;
 }
 
 /**
@@ -59,30 +55,16 @@ export async function recordMessage(
   role: 'user' | 'assistant',
   content: MessagePart[],
   error = false,
-  alongside?: SQLWrapper,
+  alongside?: Statement,
   /** Chosen by the caller when the client must know it before the write (the chat's `start` event). */
   id?: string,
 ): Promise<string> {
-  const { saved: insert, touched: touch } = messageWrites(db, conversationId, role, content, error, id);
-  const [saved] = await queryRows<{ id: string }>(
+  const writes = messageCtes(conversationId, role, content, error, id);
+  const [saved] = await statementRows<{ id: string }>(
     db,
-    sql`with saved as (${insert}), touched as (${touch})${alongside ? sql`, ${alongside}` : sql``} select id from saved`,
+    stmt`with ${writes}${alongside ? stmt`, ${alongside}` : verbatim('')} select id from saved`,
   );
   return saved!.id;
-}
-
-/**
- * A message's writes as drizzle CTEs, for a statement that does more with it: a chat's question is
- * stored by the same statement that inserts its run (`db.with(...messageCtes(...)).insert(runs)`).
- */
-export function messageCtes(
-  db: Db,
-  conversationId: string,
-  role: 'user' | 'assistant',
-  content: MessagePart[],
-) {
-  const { saved, touched } = messageWrites(db, conversationId, role, content, false);
-  return [db.$with('saved', { id: sql<string>`id` }).as(saved), db.$with('touched', {}).as(touched)] as const;
 }
 
 /** A run's answer as the columns `answerWrites` reads: its message content, preview and error flag. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { queryRows, type Db } from '@atelier/db';
+import { joinStatements, queryRows, statementRows, stmt, type Db, type Statement } from '@atelier/db';
 import type { FlowConfiguration } from '@atelier/schemas';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 
 /** The configurations this process holds, parsed, by their JSON's size: about a thousand typical flows. */
@@ -27,7 +27,7 @@ export interface FlowConfigs {
    * that inserts their runs (`db.$with(...).as(...)`); null when all are known. Call `stored` once the
    * statement has committed.
    */
-  storing(items: readonly ConfigToStore[]): SQL | null;
+  storing(items: readonly ConfigToStore[]): Statement | null;
   /** Notes configurations as stored (their statement committed): later runs of them skip the CTE. */
   stored(items: readonly ConfigToStore[]): void;
   /** Stores a configuration on its own (when no run insert carries it) and answers its name. */
@@ -60,16 +60,16 @@ export function createFlowConfigs(db: Db): FlowConfigs {
     hashOf: (configuration) => named(configuration).hash,
 
     storing(items) {
-      const rows = new Map<string, SQL>();
+      const rows = new Map<string, Statement>();
       for (const { organizationId, configuration } of items) {
         const { hash, json } = named(configuration);
         const key = keyOf(organizationId, hash);
         if (held.has(key) || rows.has(key)) continue;
-        rows.set(key, sql`(${organizationId}::uuid, ${hash}, ${json}::jsonb)`);
+        rows.set(key, stmt`(${organizationId}::uuid, ${hash}::text, ${json}::jsonb)`);
       }
       if (rows.size === 0) return null;
-      return sql`insert into flow_configurations (organization_id, hash, configuration)
-          values ${sql.join([...rows.values()], sql`, `)}
+      return stmt`insert into flow_configurations (organization_id, hash, configuration)
+          values ${joinStatements([...rows.values()], ', ')}
           on conflict do nothing`;
     },
 
@@ -83,7 +83,7 @@ export function createFlowConfigs(db: Db): FlowConfigs {
     async store(organizationId, configuration) {
       const items = [{ organizationId, configuration }];
       const storing = this.storing(items);
-      if (storing) await db.execute(storing);
+      if (storing) await statementRows(db, storing);
       this.stored(items);
       return named(configuration).hash;
     },

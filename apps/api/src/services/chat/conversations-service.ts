@@ -1,7 +1,7 @@
-import { chatbots, conversations, messages, type Db } from '@atelier/db';
+import { chatbots, conversations, messages, type Db, type Statement } from '@atelier/db';
 import type { Conversation, MessagePart } from '@atelier/schemas';
 import type { MessageFeedback } from '@atelier/schemas/constants';
-import { and, asc, desc, eq, gte, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, sql } from 'drizzle-orm';
 import { recordMessage } from '@atelier/runtime';
 import type { Principal } from '../auth/principal';
 import { hasChatbotAccess } from '../chatbots/chat-access';
@@ -194,7 +194,7 @@ export function createConversationsService(deps: { db: Db }) {
       role: 'user' | 'assistant',
       content: MessagePart[],
       error = false,
-      alongside?: SQLWrapper,
+      alongside?: Statement,
       id?: string,
     ): Promise<string> => recordMessage(db, conversation.id, role, content, error, alongside, id),
   };

@@ -293,7 +293,7 @@ export function createSimpleChat(deps: SimpleChatDeps) {
               'assistant',
               answer,
               failed,
-              meterWriteCtes(db, write),
+              meterWriteCtes(write),
               answerId,
             );
           } catch (error) {

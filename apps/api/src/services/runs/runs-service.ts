@@ -4,9 +4,16 @@ import {
   conversations,
   messages,
   nodeExecutions,
+  fromDriver,
+  insertInto,
+  joinStatements,
   runs,
+  statementRows,
+  stmt,
   userWorkspaceRoles,
+  verbatim,
   type Db,
+  type Statement,
 } from '@atelier/db';
 import {
   groupCommit,
@@ -32,6 +39,21 @@ import { canBuild, type WorkspacesService } from '../workspaces/workspaces-servi
 import { assertRunnable, parseFlowConfig, runnableConfig } from './flow-validation';
 
 type RunRow = typeof runs.$inferSelect;
+/** What a new run's row is given (the rest are the table's defaults). */
+const RUN_KEYS = [
+  'id',
+  'organizationId',
+  'workspaceId',
+  'chatbotId',
+  'chatbotType',
+  'conversationId',
+  'trigger',
+  'configVersion',
+  'configurationHash',
+  'inputs',
+  'startedBy',
+  'apiKeyName',
+] as const;
 type ConversationRow = typeof conversations.$inferSelect;
 type HistoryEntry = { role: 'user' | 'assistant'; content: string };
 const RUN_NOT_STORED =
@@ -97,25 +119,25 @@ export function createRunsService(deps: {
   const { flowConfigs } = runtime;
   const runValues = ({ configuration, ...values }: NewRun) => ({
     ...values,
+    inputs: values.inputs ?? {},
     id: randomUUID(),
     configurationHash: flowConfigs.hashOf(configuration),
   });
-  /** The CTEs storing the configurations of `items` not known stored yet (none, mostly). */
-  const configCtes = (items: NewRun[]) => {
+  /** The CTE storing the configurations of `items` not known stored yet (none, mostly). */
+  const configCtes = (items: NewRun[]): Statement[] => {
     const storing = flowConfigs.storing(items);
-    return storing ? [db.$with('stored_configurations', {}).as(storing)] : [];
+    return storing ? [stmt`stored_configurations as (${storing})`] : [];
   };
+  /** The runs' insert after `ctes` (the text is fixed for a given shape: see `Statement` in @atelier/db). */
+  const insertRunsAfter = (ctes: Statement[], values: ReturnType<typeof runValues>[]) =>
+    stmt`${ctes.length > 0 ? stmt`with ${joinStatements(ctes, ', ')} ` : verbatim('')}${insertInto(runs, RUN_KEYS, values, true)}`;
 
   // Runs started in the same turn of the event loop are written in one statement (group commit).
   const insertRuns = groupCommit<NewRun, RunRow>(async (items) => {
     const values = items.map(runValues);
-    const rows = await db
-      .with(...configCtes(items))
-      .insert(runs)
-      .values(values)
-      .returning();
+    const rows = await statementRows<Record<string, unknown>>(db, insertRunsAfter(configCtes(items), values));
     flowConfigs.stored(items);
-    const byId = new Map(rows.map((r) => [r.id, r]));
+    const byId = new Map(rows.map((r) => [r.id as string, fromDriver(runs, r)]));
     return values.map((v) => byId.get(v.id)!);
   });
 
@@ -130,11 +152,12 @@ export function createRunsService(deps: {
       if (question) {
         // A chat's question and its run are stored by one statement: a process dying between two
         // writes would leave a question no run answers.
-        [row] = (await db
-          .with(...messageCtes(db, values.conversationId!, 'user', question), ...configCtes([values]))
-          .insert(runs)
-          .values(runValues(values))
-          .returning()) as [RunRow];
+        const asked = messageCtes(values.conversationId!, 'user', question);
+        const [raw] = await statementRows<Record<string, unknown>>(
+          db,
+          insertRunsAfter([asked, ...configCtes([values])], [runValues(values)]),
+        );
+        row = fromDriver(runs, raw!);
         flowConfigs.stored([values]);
       } else row = await insertRuns(values);
     } catch (error) {
