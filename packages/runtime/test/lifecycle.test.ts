@@ -160,6 +160,50 @@ describe('the run state table', () => {
     await events.close();
   });
 
+  it("writes the node executions of a run's last turn with its end, only when that end applies", async () => {
+    const { db, org, events, lifecycle, row } = await runningChatRun();
+    const execution = (nodeId: string, outputs: Record<string, unknown>) => ({
+      nodeId,
+      type: 'output' as const,
+      status: 'succeeded' as const,
+      durationSeconds: 0.01,
+      parameters: {},
+      outputs,
+      startedAt: new Date().toISOString(),
+    });
+    // A value JSON cannot hold (a BigInt) is dropped with the reason; the node and the end are kept.
+    const ended = await lifecycle.finish(
+      row.id,
+      { status: 'succeeded', outputs: {}, text: 'ok' },
+      undefined,
+      [execution('llm_last', { text: 'ok' }), execution('output_last', { huge: 10n })],
+    );
+    expect(ended).toBe(true);
+    const stored = await db
+      .select()
+      .from(nodeExecutions)
+      .where(eq(nodeExecutions.runId, row.id))
+      .orderBy(asc(nodeExecutions.nodeId));
+    expect(stored.map((n) => [n.nodeId, n.status])).toEqual([
+      ['llm_last', 'succeeded'],
+      ['output_last', 'succeeded'],
+    ]);
+    expect(stored[0]!.outputs).toEqual({ text: 'ok' });
+    expect(String((stored[1]!.outputs as { _unstorable?: string })._unstorable)).toMatch(
+      /could not be stored/,
+    );
+    // A second end (refused: the run has ended) writes none of its nodes.
+    expect(
+      await lifecycle.finish(row.id, { status: 'failed', error: 'late' }, undefined, [
+        execution('late_node', {}),
+      ]),
+    ).toBe(false);
+    const after = await db.select().from(nodeExecutions).where(eq(nodeExecutions.runId, row.id));
+    expect(after.map((n) => n.nodeId).sort()).toEqual(['llm_last', 'output_last']);
+    await db.delete(runs).where(eq(runs.organizationId, org.id));
+    await events.close();
+  });
+
   it('a run whose conversation was deleted meanwhile still ends, with no message', async () => {
     const { db, org, events, lifecycle, conv, row } = await runningChatRun();
     await db.delete(conversations).where(eq(conversations.id, conv));
@@ -306,6 +350,73 @@ describe('a run killed midway', () => {
     expect(await db.select().from(messages).where(eq(messages.conversationId, conv))).toHaveLength(1);
     // Nodes that end after the run did are not added to a final run.
     expect(await db.select().from(nodeExecutions).where(eq(nodeExecutions.runId, row!.id))).toHaveLength(2);
+    await db.delete(runs).where(eq(runs.organizationId, org.id));
+    await events.close();
+  });
+});
+
+describe('a run that ends', () => {
+  it('writes the nodes that ended before its last turn on their own, and those of its last turn with its end', async () => {
+    const { db } = await sharedTestDatabase();
+    const { org, base } = await setup(db);
+    // input -> API call (a turn of its own: it waits for the network) -> output.
+    const config = {
+      nodes: [
+        node('input_in01', 'input', []),
+        node('api_fast', 'api_request', { method: 'GET', url: `${apiUrl}/fast` }),
+        node('output_ou01', 'output', { response: 'done' }),
+      ],
+      edges: [
+        { id: 'e1', source: 'input_in01', target: 'api_fast' },
+        { id: 'e2', source: 'api_fast', target: 'output_ou01' },
+      ],
+    };
+    const [row] = await db
+      .insert(runs)
+      .values({
+        ...base,
+        configurationHash: await createFlowConfigs(db).store(base.organizationId, config),
+        inputs: { query: 'go' },
+      })
+      .returning();
+    const events = createMemoryEventLog();
+    const lifecycle = createRunLifecycle({ db, events });
+    const alone: string[] = [];
+    const withEnd: string[][] = [];
+    const watched: typeof lifecycle = {
+      ...lifecycle,
+      recordNode: (runId, execution) => {
+        alone.push(execution.nodeId);
+        return lifecycle.recordNode(runId, execution);
+      },
+      finish: (runId, outcome, from, nodes = []) => {
+        withEnd.push(nodes.map((n) => n.nodeId));
+        return lifecycle.finish(runId, outcome, from, nodes);
+      },
+    };
+    const execute = createRunExecutor({
+      db,
+      events,
+      lifecycle: watched,
+      cancels: createMemoryCancelBus(),
+      models: {} as ModelAccess,
+      httpPolicy: { mode: 'any' },
+    });
+    await execute(row!.id);
+    const [final] = await db.select().from(runs).where(eq(runs.id, row!.id));
+    expect(final).toMatchObject({ status: 'succeeded' });
+    expect(alone).toEqual(['input_in01']);
+    expect(withEnd).toEqual([['api_fast', 'output_ou01']]);
+    const stored = await db
+      .select()
+      .from(nodeExecutions)
+      .where(eq(nodeExecutions.runId, row!.id))
+      .orderBy(asc(nodeExecutions.startedAt));
+    expect(stored.map((e) => [e.nodeId, e.status])).toEqual([
+      ['input_in01', 'succeeded'],
+      ['api_fast', 'succeeded'],
+      ['output_ou01', 'succeeded'],
+    ]);
     await db.delete(runs).where(eq(runs.organizationId, org.id));
     await events.close();
   });

@@ -125,8 +125,25 @@ export function createRunExecutor(deps: RunExecutorDeps) {
       if (queue.length === 0 && !busy) queueMicrotask(flushEvents);
       queue.push(event);
     };
-    // Each node execution is written as it ends; the run's end waits for them (see lifecycle.ts).
+    // Each node execution is written as it ends (after the turn it ended in, grouped with other runs'
+    // writes); the run's end waits for them. Those of the run's last turn (an LLM node and the output
+    // node that follows it, mostly) go with the end, in its statement (see lifecycle.ts).
     const nodeWrites: Promise<void>[] = [];
+    let unwritten: NodeExecution[] = [];
+    const writeNodes = () => {
+      for (const execution of unwritten) nodeWrites.push(lifecycle.recordNode(runId, execution));
+      unwritten = [];
+    };
+    const nodeEnded = (execution: NodeExecution) => {
+      if (unwritten.length === 0) setImmediate(writeNodes);
+      unwritten.push(execution);
+    };
+    /** The node executions not yet on their way: the end writes them. */
+    const lastTurn = () => {
+      const last = unwritten;
+      unwritten = [];
+      return last;
+    };
     emit({ type: 'run_started', run_id: runId, conversation_id: run.conversationId });
 
     try {
@@ -155,33 +172,44 @@ export function createRunExecutor(deps: RunExecutorDeps) {
         signal: controller.signal,
         ...(deps.limits ? { limits: deps.limits } : {}),
         onEvent: (event: FlowRunEvent) => {
-          if (event.type === 'node_completed' || event.type === 'node_error')
-            nodeWrites.push(lifecycle.recordNode(runId, event.execution));
-          if (event.type === 'node_skipped') nodeWrites.push(lifecycle.recordNode(runId, skipped(event)));
+          if (event.type === 'node_completed' || event.type === 'node_error') nodeEnded(event.execution);
+          if (event.type === 'node_skipped') nodeEnded(skipped(event));
           const wire = toStreamEvent(event);
           if (wire) emit(wire);
         },
       });
       if (queue.length > 0) flushEvents();
+      const last = lastTurn();
       await Promise.all([sending, ...nodeWrites]);
       span.setAttribute('atelier.run_status', result.status);
       if (result.status === 'failed')
         span.setStatus({ code: SpanStatusCode.ERROR, message: result.error ?? '' });
-      await lifecycle.finish(runId, {
-        status: result.status,
-        outputs: result.outputs,
-        text: result.text,
-        ...(result.error ? { error: result.error } : {}),
-      });
+      await lifecycle.finish(
+        runId,
+        {
+          status: result.status,
+          outputs: result.outputs,
+          text: result.text,
+          ...(result.error ? { error: result.error } : {}),
+        },
+        undefined,
+        last,
+      );
     } catch (error) {
       if (queue.length > 0) flushEvents();
+      const last = lastTurn();
       await Promise.all([sending, ...nodeWrites]);
       deps.onError?.(error, runId);
       failSpan(span, error);
-      await lifecycle.finish(runId, {
-        status: 'failed',
-        error: `The run failed: ${error instanceof Error ? error.message : String(error)}`,
-      });
+      await lifecycle.finish(
+        runId,
+        {
+          status: 'failed',
+          error: `The run failed: ${error instanceof Error ? error.message : String(error)}`,
+        },
+        undefined,
+        last,
+      );
     } finally {
       release();
       unwatch();

@@ -3,7 +3,7 @@ import type { FlowStreamEvent, NodeExecution, RunStatus } from '@atelier/schemas
 import type { Logger } from '@atelier/telemetry';
 import type { EventLog } from '../events/event-log';
 import { recordNodeEnd, recordRunEnd } from './run-telemetry';
-import { createRunWrites, type RunOutcome } from './run-writes';
+import { createRunWrites, serializeNode, type RunOutcome } from './run-writes';
 
 export type { RunOutcome } from './run-writes';
 
@@ -75,11 +75,13 @@ export function terminalEventOf(row: typeof runs.$inferSelect): FlowStreamEvent 
 const EVENT_WAIT_MS = 2_000;
 
 export const UNSTORABLE_RESULT = 'The run ended, but its result could not be stored';
+/** Why the last nodes of a run whose end had to be written again carry no values. */
+const UNSTORABLE_END = new Error('written with a run end that could not be stored');
 
 /**
  * Every status change of a run after it was queued goes through here: `claim` (to running),
  * `recordNode` (each node execution as it ends, so a run killed midway shows what it did) and
- * `finish` (to an end). The writes are guarded by the state table: an illegal move changes nothing.
+ * `finish` (to an end, with the node executions of its last turn). The writes are guarded by the state table: an illegal move changes nothing.
  */
 export function createRunLifecycle(deps: {
   db: Db;
@@ -104,11 +106,30 @@ export function createRunLifecycle(deps: {
       await writes.node({ runId, execution });
     } catch (error) {
       report(runId)(error);
-      const reason = `${UNSTORABLE_RESULT} (${error instanceof Error ? error.message : String(error)})`;
-      await writes
-        .node({ runId, execution: { ...execution, parameters: {}, outputs: { _unstorable: reason } } })
-        .catch(report(runId));
+      await writes.node({ runId, execution: unstorable(execution, error) }).catch(report(runId));
     }
+  }
+
+  /** A node execution kept without its values, with the reason they could not be stored. */
+  const unstorable = (execution: NodeExecution, error: unknown): NodeExecution => ({
+    ...execution,
+    parameters: {},
+    outputs: {
+      _unstorable: `${UNSTORABLE_RESULT} (${error instanceof Error ? error.message : String(error)})`,
+    },
+  });
+
+  /** The rows of node executions written with a run's end (see finish); values that cannot be stored are dropped, with the reason. */
+  function lastNodes(runId: string, executions: readonly NodeExecution[], bare = false): string[] {
+    return executions.map((execution) => {
+      if (bare) return serializeNode({ runId, execution: unstorable(execution, UNSTORABLE_END) });
+      try {
+        return serializeNode({ runId, execution });
+      } catch (error) {
+        report(runId)(error);
+        return serializeNode({ runId, execution: unstorable(execution, error) });
+      }
+    });
   }
 
   /**
@@ -118,7 +139,14 @@ export function createRunLifecycle(deps: {
    * error); then the terminal event. Answers whether it ended the run. The row is final before the event is logged, so a client
    * that sees the end reads the whole result. A result that cannot be stored ends the run as failed.
    */
-  async function finish(runId: string, outcome: RunOutcome, from?: readonly RunStatus[]): Promise<boolean> {
+  async function finish(
+    runId: string,
+    outcome: RunOutcome,
+    from?: readonly RunStatus[],
+    /** Node executions that ended in the run's last turn, written by the same statement (one round trip less). */
+    nodes: readonly NodeExecution[] = [],
+  ): Promise<boolean> {
+    nodes.forEach(recordNodeEnd);
     const allowed = sourcesOf(outcome.status).filter((s) => !from || from.includes(s));
     const answer = (o: RunOutcome) => {
       const failed = o.status !== 'succeeded';
@@ -126,14 +154,26 @@ export function createRunLifecycle(deps: {
     };
     let ended;
     try {
-      ended = await writes.finish({ runId, outcome, from: allowed, answer: answer(outcome) });
+      ended = await writes.finish({
+        runId,
+        outcome,
+        from: allowed,
+        answer: answer(outcome),
+        nodes: lastNodes(runId, nodes),
+      });
     } catch (error) {
       report(runId)(error);
       outcome = {
         status: 'failed',
         error: `${UNSTORABLE_RESULT} (${error instanceof Error ? error.message : String(error)})`,
       };
-      ended = await writes.finish({ runId, outcome, from: allowed, answer: answer(outcome) });
+      ended = await writes.finish({
+        runId,
+        outcome,
+        from: allowed,
+        answer: answer(outcome),
+        nodes: lastNodes(runId, nodes, true),
+      });
     }
     if (!ended) return false;
     recordRunEnd(runId, outcome, ended, deps.log);

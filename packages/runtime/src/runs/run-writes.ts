@@ -17,6 +17,14 @@ export interface RunOutcome {
 
 const MAX_BATCH = 200;
 
+/** Node execution rows (see serializeNode) read from a JSON array `e`, for an insert. */
+const NODE_COLUMNS = `run_id, node_id, node_type, iteration_index, status, error, duration_seconds, parameters,
+  outputs, started_at`;
+const NODE_VALUES = `run_id, node_id, node_type, iteration_index, status, error, duration_seconds,
+  coalesce(parameters, '{}'::jsonb), coalesce(outputs, '{}'::jsonb), started_at`;
+const NODE_RECORD = `e(run_id uuid, node_id text, node_type text, iteration_index int, status text, error text,
+  duration_seconds float8, parameters jsonb, outputs jsonb, started_at timestamptz)`;
+
 /** A run as its end left it (for its conversation's message, its metrics and its log line). */
 export interface EndedRun {
   conversationId: string | null;
@@ -32,9 +40,11 @@ interface FinishItem {
   answer: { text: string; failed: boolean };
   /** The statuses the run may have for this end to apply (from the state table, see lifecycle.ts). */
   from: readonly RunStatus[];
+  /** Node executions written with the end (those that ended in the run's last turn), as JSON rows. */
+  nodes?: string[];
 }
 
-interface NodeItem {
+export interface NodeItem {
   runId: string;
   execution: NodeExecution;
 }
@@ -54,7 +64,7 @@ function serializeOutcome({ runId, outcome, from, answer }: FinishItem): string 
 }
 
 /** One node execution row as jsonb-ready JSON text. Throws when its values cannot be serialized. */
-function serializeNode({ runId, execution: e }: NodeItem): string {
+export function serializeNode({ runId, execution: e }: NodeItem): string {
   const row = {
     run_id: runId,
     node_id: e.nodeId,
@@ -194,13 +204,9 @@ export function createRunWrites(db: Db, claimFrom: readonly RunStatus[], lockMs 
   const nodeGroup = isolating<NodeItem, null>(async (items) => {
     const rows = items.map(serializeNode);
     await db.execute(
-      sql`insert into node_executions (run_id, node_id, node_type, iteration_index, status, error,
-            duration_seconds, parameters, outputs, started_at)
-          select run_id, node_id, node_type, iteration_index, status, error, duration_seconds,
-            coalesce(parameters, '{}'::jsonb), coalesce(outputs, '{}'::jsonb), started_at
-          from jsonb_to_recordset(${`[${rows.join(',')}]`}::jsonb) as e(run_id uuid, node_id text,
-            node_type text, iteration_index int, status text, error text, duration_seconds float8,
-            parameters jsonb, outputs jsonb, started_at timestamptz)
+      sql`insert into node_executions (${sql.raw(NODE_COLUMNS)})
+          select ${sql.raw(NODE_VALUES)}
+          from jsonb_to_recordset(${`[${rows.join(',')}]`}::jsonb) as ${sql.raw(NODE_RECORD)}
           where exists (select 1 from runs r where r.id = e.run_id and r.status = 'running')`,
     );
     return items.map(() => null);
@@ -212,6 +218,7 @@ export function createRunWrites(db: Db, claimFrom: readonly RunStatus[], lockMs 
    */
   const finishGroup = isolating<FinishItem, EndedRun | null>(async (items) => {
     const outcomes = items.map(serializeOutcome);
+    const nodes = items.flatMap((item) => item.nodes ?? []);
     const ended = await queryRows<{
       id: string;
       conversation_id: string | null;
@@ -220,7 +227,8 @@ export function createRunWrites(db: Db, claimFrom: readonly RunStatus[], lockMs 
       finished_at: string | Date;
     }>(
       db,
-      // The runs ended and their conversations' answers: one statement for the batch.
+      // The runs ended, their last node executions (only for the runs this statement ended) and their
+      // conversations' answers: one statement for the batch.
       sql`with ended as (
             update runs r set status = o.status, outputs = o.outputs, final_output = o.final_output,
               error = o.error, finished_at = now()
@@ -230,6 +238,11 @@ export function createRunWrites(db: Db, claimFrom: readonly RunStatus[], lockMs 
             where r.id = o.id and r.status = any(o.sources)
             returning r.id, r.conversation_id, r.chatbot_type, r.started_at, r.finished_at, o.answer,
               o.preview, o.failed),
+          last_nodes as (
+            insert into node_executions (${sql.raw(NODE_COLUMNS)})
+            select ${sql.raw(NODE_VALUES)}
+            from jsonb_to_recordset(${`[${nodes.join(',')}]`}::jsonb) as ${sql.raw(NODE_RECORD)}
+            where e.run_id in (select id from ended)),
           ${answerWrites('ended')}
           select id, conversation_id, chatbot_type, started_at, finished_at from ended`,
     );
