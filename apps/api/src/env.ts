@@ -53,8 +53,12 @@ const envSchema = z.object({
   NOTION_API_URL: optionalString,
   /** Base URL of the Figma API for the Figma loader (for tests and proxies); default https://api.figma.com. */
   FIGMA_API_URL: optionalString,
-  /** Flow runs executed at once by one process. */
-  RUN_CONCURRENCY: int(50),
+  /**
+   * Flow runs executed at once by one process. Most of a chat run's life is waiting for its model's
+   * tokens: 50 capped a process at about 175 chatflow answers/s at 200 concurrent chats (the rest
+   * queued), 200 gave about 250/s (bench:chat).
+   */
+  RUN_CONCURRENCY: int(200),
   /** With REDIS_URL: whether the API also executes runs (set false when separate workers run). */
   RUN_WORKER_IN_API: z.enum(['true', 'false']).default('true'),
   /** Whether this API ingests the documents uploaded to it (parse, split, embed, store). */

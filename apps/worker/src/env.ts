@@ -22,7 +22,7 @@ const envSchema = z.object({
   DB_POOL_SIZE: int(10),
   /** How long getting a database connection may take before the call fails. */
   DB_CONNECT_TIMEOUT_MS: int(10_000),
-  RUN_CONCURRENCY: int(50),
+  RUN_CONCURRENCY: int(200),
   PROVIDER_TIMEOUT_MS: int(60_000),
   NODE_URL_POLICY: z.enum(['any', 'public-only']).default('public-only'),
   /** Hosts, IPs or CIDRs flow nodes may fetch under public-only (comma-separated). */

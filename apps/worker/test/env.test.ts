@@ -21,7 +21,7 @@ describe('worker configuration', () => {
       ENCRYPTION_KEY: key,
     });
     expect(config).toMatchObject({
-      RUN_CONCURRENCY: 50,
+      RUN_CONCURRENCY: 200,
       NODE_URL_POLICY: 'public-only',
       QUEUE_PREFIX: 'atelier',
       RUN_LOCK_MS: 30_000,
