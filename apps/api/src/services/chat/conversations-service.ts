@@ -82,13 +82,29 @@ export async function chattableChatbot(
   reachedBy: ReachedBy = 'chosen',
 ): Promise<ChatbotRow> {
   const [bot] = chatbotId
-    ? await db
-        .select()
-        .from(chatbots)
-        .where(and(eq(chatbots.id, chatbotId), eq(chatbots.organizationId, principal.organizationId)))
-        .limit(1)
+    ? await chatbotQuery(db).execute({ id: chatbotId, organizationId: principal.organizationId })
     : [];
   return assertChattable(db, principal, bot ?? null, reachedBy);
+}
+
+/** An organization's chatbot by id: prepared once per database (a new conversation reads it). */
+const chatbotQueries = new WeakMap<Db, ReturnType<typeof prepareChatbotQuery>>();
+const prepareChatbotQuery = (db: Db) =>
+  db
+    .select()
+    .from(chatbots)
+    .where(
+      and(
+        eq(chatbots.id, sql.placeholder('id')),
+        eq(chatbots.organizationId, sql.placeholder('organizationId')),
+      ),
+    )
+    .limit(1)
+    .prepare('chattable_chatbot');
+function chatbotQuery(db: Db) {
+  let query = chatbotQueries.get(db);
+  if (!query) chatbotQueries.set(db, (query = prepareChatbotQuery(db)));
+  return query;
 }
 
 const chatbotGone = () => new AppError(404, 'chatbot_deleted', 'This assistant no longer exists.');
@@ -111,6 +127,19 @@ export async function assertChattable(
 
 export function createConversationsService(deps: { db: Db }) {
   const { db } = deps;
+
+  /** A new conversation: prepared once (clients start one per chat). */
+  const insertConversation = db
+    .insert(conversations)
+    .values({
+      organizationId: sql.placeholder('organizationId'),
+      userId: sql.placeholder('userId'),
+      chatbotId: sql.placeholder('chatbotId'),
+      chatbotType: sql.placeholder('chatbotType'),
+      title: sql.placeholder('title'),
+    })
+    .returning({ id: conversations.id })
+    .prepare('conversation_create');
 
   async function own(principal: Principal, id: string): Promise<ConversationRow> {
     const [row] = await db
@@ -136,16 +165,13 @@ export function createConversationsService(deps: { db: Db }) {
 
     async create(principal: Principal, input: { title: string; chatbot_id: string }): Promise<string> {
       const bot = await chattableChatbot(db, principal, input.chatbot_id);
-      const [row] = await db
-        .insert(conversations)
-        .values({
-          organizationId: principal.organizationId,
-          userId: principal.userId,
-          chatbotId: bot.id,
-          chatbotType: bot.type,
-          title: input.title,
-        })
-        .returning({ id: conversations.id });
+      const [row] = await insertConversation.execute({
+        organizationId: principal.organizationId,
+        userId: principal.userId,
+        chatbotId: bot.id,
+        chatbotType: bot.type,
+        title: input.title,
+      });
       if (!row) throw new Error('insert returned nothing');
       return row.id;
     },
