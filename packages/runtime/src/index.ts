@@ -12,6 +12,7 @@ export { createBullmqQueue, startRunWorker } from './queue/bullmq-queue';
 export * from './conversations/record-message';
 export { createRuntime, RUNNER_SHUT_DOWN, type Runtime, type RuntimeOptions } from './runtime';
 export { createRunExecutor, RUNNER_STOPPED } from './runs/execute-run';
+export { EVENT_COALESCE_MS } from './runs/event-batches';
 export { createFlowConfigs, type ConfigToStore, type FlowConfigs } from './runs/flow-configs';
 export {
   canTransition,

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { nodeExecutions, organizations, runs, type Db } from '@atelier/db';
 import { sharedTestDatabase } from '@atelier/testkit';
-import { eq, SQL, StringChunk } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createFlowConfigs,
@@ -51,24 +51,23 @@ const apiFlow = () => ({
 /** The database, except that the statement writing runs' outcomes fails `failures` times. */
 function failingOutcomeWrites(db: Db, failures: number): Db {
   let left = failures;
-  const isOutcomeWrite = (query: unknown) =>
-    query instanceof SQL &&
-    query.queryChunks.some(
-      (c) => c instanceof StringChunk && c.value.join('').includes('update runs r set status = o.status'),
-    );
+  // The run writes go to the database's own client (Statements, see @atelier/db): its `query` fails.
+  type Client = { query(text: string, values: unknown[]): Promise<unknown> };
+  const client = (db as unknown as { $client: Client }).$client;
+  const failing: Client = {
+    query(text, values) {
+      if (text.includes('update runs r set status = o.status') && left > 0) {
+        left -= 1;
+        return Promise.reject(new Error('simulated write failure'));
+      }
+      return client.query(text, values);
+    },
+  };
   return new Proxy(db, {
     get(target, prop) {
+      if (prop === '$client') return failing;
       const value = Reflect.get(target, prop, target) as unknown;
-      if (prop !== 'execute' || typeof value !== 'function') {
-        return typeof value === 'function' ? value.bind(target) : value;
-      }
-      return (query: unknown) => {
-        if (isOutcomeWrite(query) && left > 0) {
-          left -= 1;
-          return Promise.reject(new Error('simulated write failure'));
-        }
-        return (value as (q: unknown) => unknown).call(target, query);
-      };
+      return typeof value === 'function' ? value.bind(target) : value;
     },
   });
 }

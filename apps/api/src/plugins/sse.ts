@@ -1,5 +1,5 @@
 import { HEARTBEAT_MS, STREAM_DONE } from '@atelier/schemas';
-import type { EventLog } from '@atelier/runtime';
+import { EVENT_COALESCE_MS, type EventLog } from '@atelier/runtime';
 import type { FlowStreamEvent } from '@atelier/schemas';
 import type { Server } from 'node:http';
 import { metrics } from '@atelier/telemetry';
@@ -10,8 +10,11 @@ const QUEUED_NOTICE_MS = 2_000;
 const QUEUED_REPEAT_MS = 5_000;
 /** A run stream that heard nothing for this long asks whether its run has ended (see relayRunEvents). */
 export const ENDED_CHECK_MS = 5_000;
-/** Events of one stream within this long of its last write leave together (see openSse). */
-export const COALESCE_MS = 15;
+/**
+ * Events of one stream within this long of its last write leave together (see openSse): the same
+ * window as a run's events gathered before each append to its log.
+ */
+export const COALESCE_MS = EVENT_COALESCE_MS;
 /** What a stream closed by a shutdown tells its client to wait before reconnecting (SSE `retry:`). */
 export const RECONNECT_RETRY_MS = 1_000;
 

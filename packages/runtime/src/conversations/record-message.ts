@@ -1,6 +1,5 @@
 import { insertInto, messages, statementRows, stmt, verbatim, type Db, type Statement } from '@atelier/db';
 import type { MessagePart } from '@atelier/schemas';
-import { sql, type SQL } from 'drizzle-orm';
 import { storableJson } from '@atelier/db';
 
 const PREVIEW = 120;
@@ -79,9 +78,9 @@ export function answerColumns(text: string, failed: boolean) {
  * touches the conversation, like `recordMessage`, in the statement that ended the runs. A conversation
  * deleted meanwhile gets nothing and fails nothing.
  */
-export function answerWrites(source: string): SQL {
-  const from = sql.raw(source);
-  return sql`answers_saved as (
+export function answerWrites(source: string): Statement {
+  const from = verbatim(source);
+  return stmt`answers_saved as (
       insert into messages (conversation_id, role, content, error)
       select e.conversation_id, 'assistant', e.answer, e.failed
       from ${from} e join conversations c on c.id = e.conversation_id),

@@ -20,27 +20,32 @@ export function createMemoryEventLog(retentionMs = EVENT_RETENTION_MS): EventLog
     return log;
   };
 
+  /** Adds an event and wakes the run's readers: the whole of an append (nothing here waits). */
+  function push(runId: string, event: FlowStreamEvent): string {
+    const log = logOf(runId);
+    const id = String(log.events.length + 1);
+    log.events.push({ id, event });
+    if (isTerminal(event)) {
+      log.finished = true;
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        logs.delete(runId);
+      }, retentionMs);
+      timer.unref();
+      timers.add(timer);
+    }
+    for (const wake of log.waiters) wake();
+    log.waiters.clear();
+    return id;
+  }
+
   const log: EventLog = {
     async appendMany(runId, events) {
-      for (const event of events) await log.append(runId, event);
+      for (const event of events) push(runId, event);
     },
 
     async append(runId, event: FlowStreamEvent) {
-      const log = logOf(runId);
-      const id = String(log.events.length + 1);
-      log.events.push({ id, event });
-      if (isTerminal(event)) {
-        log.finished = true;
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          logs.delete(runId);
-        }, retentionMs);
-        timer.unref();
-        timers.add(timer);
-      }
-      for (const wake of log.waiters) wake();
-      log.waiters.clear();
-      return id;
+      return push(runId, event);
     },
 
     async *read(runId, afterId, signal, options) {

@@ -18,6 +18,7 @@ import {
   type Span,
 } from '@atelier/telemetry';
 import { createEngineServices } from './engine-services';
+import { createEventBatches } from './event-batches';
 import { createFlowConfigs, type FlowConfigs } from './flow-configs';
 import { createRunLifecycle, RUN_CANCELLED, type RunLifecycle } from './lifecycle';
 import { createRunLocks, DEFAULT_RUN_LOCK_MS, type RunLocks } from './run-lock';
@@ -104,27 +105,10 @@ export function createRunExecutor(deps: RunExecutorDeps) {
     // Held under the run lock until it ends; stopped when cancelled, or when a sweeper ended it.
     const release = locks.hold(runId, () => controller.abort());
 
-    // Events leave in order, a tick's worth at a time, and those that come while a batch is on its way
-    // leave together after it: one round trip to Redis for a burst, and fewer per event as load grows.
-    let queue: FlowStreamEvent[] = [];
-    let busy = false;
-    let sending: Promise<void> = Promise.resolve();
-    const flushEvents = () => {
-      if (busy || queue.length === 0) return;
-      busy = true;
-      sending = (async () => {
-        while (queue.length > 0) {
-          const batch = queue;
-          queue = [];
-          await deps.events.appendMany(runId, batch).catch((error: unknown) => deps.onError?.(error, runId));
-        }
-        busy = false;
-      })();
-    };
-    const emit = (event: FlowStreamEvent) => {
-      if (queue.length === 0 && !busy) queueMicrotask(flushEvents);
-      queue.push(event);
-    };
+    const events = createEventBatches((batch) =>
+      deps.events.appendMany(runId, batch).catch((error: unknown) => deps.onError?.(error, runId)),
+    );
+    const emit = events.emit;
     // Each node execution is written as it ends (after the turn it ended in, grouped with other runs'
     // writes); the run's end waits for them. Those of the run's last turn (an LLM node and the output
     // node that follows it, mostly) go with the end, in its statement (see lifecycle.ts).
@@ -178,9 +162,8 @@ export function createRunExecutor(deps: RunExecutorDeps) {
           if (wire) emit(wire);
         },
       });
-      if (queue.length > 0) flushEvents();
       const last = lastTurn();
-      await Promise.all([sending, ...nodeWrites]);
+      await Promise.all([events.end(), ...nodeWrites]);
       span.setAttribute('atelier.run_status', result.status);
       if (result.status === 'failed')
         span.setStatus({ code: SpanStatusCode.ERROR, message: result.error ?? '' });
@@ -196,9 +179,8 @@ export function createRunExecutor(deps: RunExecutorDeps) {
         last,
       );
     } catch (error) {
-      if (queue.length > 0) flushEvents();
       const last = lastTurn();
-      await Promise.all([sending, ...nodeWrites]);
+      await Promise.all([events.end(), ...nodeWrites]);
       deps.onError?.(error, runId);
       failSpan(span, error);
       await lifecycle.finish(

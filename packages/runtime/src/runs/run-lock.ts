@@ -1,4 +1,4 @@
-import { queryRows, type Db } from '@atelier/db';
+import { queryRows, stmt, type Db } from '@atelier/db';
 import { sql } from 'drizzle-orm';
 
 /**
@@ -19,6 +19,9 @@ export const sweepEvery = (lockMs: number) =>
 
 /** The SQL moment before which a heartbeat means the lock has lapsed. */
 export const lapsedBefore = (lockMs: number) => sql`now() - make_interval(secs => ${lockMs / 1000})`;
+/** The same, for a `Statement` (the run writes: see run-writes.ts). */
+export const lapsedBeforeStatement = (lockMs: number) =>
+  stmt`now() - make_interval(secs => ${lockMs / 1000}::float8)`;
 
 interface Held {
   /** Stops the run in this process: its run was cancelled, or ended by someone else (lock lost). */

@@ -1,9 +1,8 @@
-import { queryRows, type runs, type Db } from '@atelier/db';
+import { statementRows, stmt, verbatim, type runs, type Db } from '@atelier/db';
 import type { NodeExecution, RunStatus } from '@atelier/schemas';
-import { sql } from 'drizzle-orm';
 import { storableJsonText } from '@atelier/db';
 import { answerColumns, answerWrites } from '../conversations/record-message';
-import { DEFAULT_RUN_LOCK_MS, lapsedBefore } from './run-lock';
+import { DEFAULT_RUN_LOCK_MS, lapsedBeforeStatement } from './run-lock';
 
 type RunRow = typeof runs.$inferSelect;
 export type ClaimedRun = RunRow & { chatbotName: string | null; storeContent: boolean | null };
@@ -180,12 +179,12 @@ export function createRunWrites(db: Db, claimFrom: readonly RunStatus[], lockMs 
    * lapsed, so a runner alive but late with the queue is left alone), with their chatbot's name.
    */
   const claim = groupCommit<string, ClaimedRun | null>(async (ids) => {
-    const claimed = await queryRows<ClaimRow>(
+    const claimed = await statementRows<ClaimRow>(
       db,
-      sql`update runs r set status = 'running', attempts = r.attempts + 1,
+      stmt`update runs r set status = 'running', attempts = r.attempts + 1,
                 started_at = coalesce(r.started_at, now()), heartbeat_at = now()
           where r.id = any(${`{${ids.join(',')}}`}::uuid[]) and r.status = any(${`{${claimFrom.join(',')}}`}::text[])
-            and (r.status <> 'running' or r.heartbeat_at is null or r.heartbeat_at < ${lapsedBefore(lockMs)})
+            and (r.status <> 'running' or r.heartbeat_at is null or r.heartbeat_at < ${lapsedBeforeStatement(lockMs)})
           returning r.id, r.organization_id, r.workspace_id, r.chatbot_id, r.chatbot_type, r.conversation_id,
             r.trigger, r.status, r.config_version, r.configuration_hash, r.inputs, r.started_by, r.api_key_name, r.attempts,
             r.created_at, r.started_at, r.cancel_requested_at,
@@ -203,10 +202,11 @@ export function createRunWrites(db: Db, claimFrom: readonly RunStatus[], lockMs 
    */
   const nodeGroup = isolating<NodeItem, null>(async (items) => {
     const rows = items.map(serializeNode);
-    await db.execute(
-      sql`insert into node_executions (${sql.raw(NODE_COLUMNS)})
-          select ${sql.raw(NODE_VALUES)}
-          from jsonb_to_recordset(${`[${rows.join(',')}]`}::jsonb) as ${sql.raw(NODE_RECORD)}
+    await statementRows(
+      db,
+      stmt`insert into node_executions (${verbatim(NODE_COLUMNS)})
+          select ${verbatim(NODE_VALUES)}
+          from jsonb_to_recordset(${`[${rows.join(',')}]`}::jsonb) as ${verbatim(NODE_RECORD)}
           where exists (select 1 from runs r where r.id = e.run_id and r.status = 'running')`,
     );
     return items.map(() => null);
@@ -219,7 +219,7 @@ export function createRunWrites(db: Db, claimFrom: readonly RunStatus[], lockMs 
   const finishGroup = isolating<FinishItem, EndedRun | null>(async (items) => {
     const outcomes = items.map(serializeOutcome);
     const nodes = items.flatMap((item) => item.nodes ?? []);
-    const ended = await queryRows<{
+    const ended = await statementRows<{
       id: string;
       conversation_id: string | null;
       chatbot_type: EndedRun['chatbotType'];
@@ -229,7 +229,7 @@ export function createRunWrites(db: Db, claimFrom: readonly RunStatus[], lockMs 
       db,
       // The runs ended, their last node executions (only for the runs this statement ended) and their
       // conversations' answers: one statement for the batch.
-      sql`with ended as (
+      stmt`with ended as (
             update runs r set status = o.status, outputs = o.outputs, final_output = o.final_output,
               error = o.error, finished_at = now()
             from jsonb_to_recordset(${`[${outcomes.join(',')}]`}::jsonb) as o(id uuid, status text,
@@ -239,9 +239,9 @@ export function createRunWrites(db: Db, claimFrom: readonly RunStatus[], lockMs 
             returning r.id, r.conversation_id, r.chatbot_type, r.started_at, r.finished_at, o.answer,
               o.preview, o.failed),
           last_nodes as (
-            insert into node_executions (${sql.raw(NODE_COLUMNS)})
-            select ${sql.raw(NODE_VALUES)}
-            from jsonb_to_recordset(${`[${nodes.join(',')}]`}::jsonb) as ${sql.raw(NODE_RECORD)}
+            insert into node_executions (${verbatim(NODE_COLUMNS)})
+            select ${verbatim(NODE_VALUES)}
+            from jsonb_to_recordset(${`[${nodes.join(',')}]`}::jsonb) as ${verbatim(NODE_RECORD)}
             where e.run_id in (select id from ended)),
           ${answerWrites('ended')}
           select id, conversation_id, chatbot_type, started_at, finished_at from ended`,
