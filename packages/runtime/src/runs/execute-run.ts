@@ -1,6 +1,6 @@
 import type { Db } from '@atelier/db';
 import { runFlow, type RunLimits } from '@atelier/engine';
-import type { FlowConfig, FlowRunEvent, FlowStreamEvent, NodeExecution } from '@atelier/schemas';
+import type { FlowConfig, FlowRunEvent, NodeExecution } from '@atelier/schemas';
 import type { EventLog } from '../events/event-log';
 import type { ModelAccess } from '@atelier/metering';
 import type { UrlPolicy } from '@atelier/net';
