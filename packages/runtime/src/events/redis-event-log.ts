@@ -42,18 +42,22 @@ export function compareStreamIds(a: string, b: string): number {
 /**
  * One batch of appends in one script: the id before it (`''` for an empty stream), then the events,
  * the stream's lifetime and the readers' nudge (carrying the writer's id). Knowing exactly what came
- * before a batch lets this process's readers take it from memory (see `read`).
+ * before a batch lets this process's readers take it from memory (see `read`). The nudge is published
+ * only when another process listens (subscribers beyond the writer's own, which ARGV[5] says it has):
+ * a chat streamed by the process that runs it then costs no message back to itself per batch. A
+ * reader that subscribes after this script reads the stream first, so it misses nothing.
  */
 const APPEND_SCRIPT = `
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local before = ''
 if last[1] then before = last[1][1] end
 local ids = {}
-for i = 5, #ARGV do
+for i = 6, #ARGV do
   ids[#ids + 1] = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'e', ARGV[i])
 end
 redis.call('EXPIRE', KEYS[1], ARGV[1])
-redis.call('PUBLISH', ARGV[3], ARGV[4])
+local listening = redis.call('PUBSUB', 'NUMSUB', ARGV[3])[2]
+if listening > tonumber(ARGV[5]) then redis.call('PUBLISH', ARGV[3], ARGV[4]) end
 return {before, ids}`;
 
 interface AppendingRedis extends Redis {
@@ -63,6 +67,8 @@ interface AppendingRedis extends Redis {
     maxLength: number,
     channel: string,
     writer: string,
+    /** Whether this process listens on `channel` (1) or not (0). */
+    ownListener: '0' | '1',
     ...events: string[]
   ): Promise<[string, string[]]>;
 }
@@ -103,6 +109,8 @@ export function createRedisEventLog(
   writer.defineCommand('appendEvents', { numberOfKeys: 1, lua: APPEND_SCRIPT });
   const subscriber = new Redis(url, { maxRetriesPerRequest: null });
   const listeners = new Map<string, Set<(from: string) => void>>();
+  /** Channels Redis counts this process's subscriber on (its subscribe answered). */
+  const subscribed = new Set<string>();
   /** This process's readers by run: each takes the batches appended here. */
   const locals = new Map<string, Set<(batch: Batch) => void>>();
   subscriber.on('message', (ch: string, from: string) => {
@@ -118,6 +126,7 @@ export function createRedisEventLog(
       set = new Set();
       listeners.set(ch, set);
       await subscriber.subscribe(ch);
+      if (listeners.get(ch) === set) subscribed.add(ch);
     }
     set.add(wake);
   }
@@ -128,6 +137,7 @@ export function createRedisEventLog(
     set.delete(wake);
     if (set.size === 0) {
       listeners.delete(ch);
+      subscribed.delete(ch);
       await subscriber.unsubscribe(ch).catch(() => undefined);
     }
   }
@@ -142,6 +152,7 @@ export function createRedisEventLog(
       MAX_EVENTS,
       channel(runId),
       self,
+      subscribed.has(channel(runId)) ? '1' : '0',
       ...events.map((event) => JSON.stringify(event)),
     );
     const readers = locals.get(runId);
