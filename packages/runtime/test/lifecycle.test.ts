@@ -12,7 +12,6 @@ import {
   createMemoryEventLog,
   createRunExecutor,
   createRunLifecycle,
-  EVENT_COALESCE_MS,
   RUN_CANCELLED,
   RUN_TRANSITIONS,
   RUNNER_STOPPED,
@@ -420,65 +419,5 @@ describe('a run that ends', () => {
     ]);
     await db.delete(runs).where(eq(runs.organizationId, org.id));
     await events.close();
-  });
-});
-
-describe("a run's events", () => {
-  it('leave in batches: the first at once, then what comes within EVENT_COALESCE_MS of a batch together', async () => {
-    const { db } = await sharedTestDatabase();
-    const { org, base } = await setup(db);
-    // input -> 12 API calls in a row (each a network round trip: a turn of its own) -> output.
-    const calls = Array.from({ length: 12 }, (_, i) =>
-      node(`api_${i}`, 'api_request', { method: 'GET', url: `${apiUrl}/fast` }),
-    );
-    const chain = [
-      node('input_in01', 'input', []),
-      ...calls,
-      node('output_ou01', 'output', { response: 'done' }),
-    ];
-    const config = {
-      nodes: chain,
-      edges: chain.slice(1).map((n, i) => ({ id: `e${i}`, source: chain[i]!.id, target: n.id })),
-    };
-    const [row] = await db
-      .insert(runs)
-      .values({
-        ...base,
-        configurationHash: await createFlowConfigs(db).store(base.organizationId, config),
-        inputs: { query: 'go' },
-      })
-      .returning();
-    const memory = createMemoryEventLog();
-    const batches: { at: number; types: string[] }[] = [];
-    const started = performance.now();
-    const events: typeof memory = {
-      ...memory,
-      appendMany: (runId, list) => {
-        batches.push({ at: performance.now() - started, types: list.map((e) => e.type) });
-        return memory.appendMany(runId, list);
-      },
-    };
-    const execute = createRunExecutor({
-      db,
-      events,
-      lifecycle: createRunLifecycle({ db, events }),
-      cancels: createMemoryCancelBus(),
-      models: {} as ModelAccess,
-      httpPolicy: { mode: 'any' },
-    });
-    await execute(row!.id);
-    const sent = batches.flatMap((b) => b.types);
-    // Every event, in order, once: run_started first, each node's start and end.
-    expect(sent[0]).toBe('run_started');
-    expect(sent.filter((t) => t === 'node_completed')).toHaveLength(chain.length);
-    const stored = await logged(memory, row!.id);
-    expect(stored.map((e) => e.type)).toEqual([...sent, 'execution_completed']);
-    // Fewer appends than the turns the nodes ended in, and never two within the window but for the last.
-    expect(batches.length).toBeLessThan(calls.length);
-    for (let i = 1; i < batches.length - 1; i++) {
-      expect(batches[i]!.at - batches[i - 1]!.at).toBeGreaterThanOrEqual(EVENT_COALESCE_MS - 1);
-    }
-    await db.delete(runs).where(eq(runs.organizationId, org.id));
-    await memory.close();
   });
 });

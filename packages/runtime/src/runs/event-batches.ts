@@ -4,17 +4,19 @@ import type { FlowStreamEvent } from '@atelier/schemas';
 export const EVENT_COALESCE_MS = 15;
 
 /**
- * A run's events on their way to its log, in order: the first leaves at the end of its tick, then those
- * that come within EVENT_COALESCE_MS of a batch leave together after it (and those that come while a
- * batch is on its way, after it). A model's tokens (one every few ms) then cost one append to the log (a
- * round trip to Redis) per EVENT_COALESCE_MS instead of one each. `end` sends what is left at once and
- * answers when every batch has been appended.
+ * A run's events on their way to its log, in order, a tick's worth at a time (and those that come while
+ * a batch is on its way, after it). Once text streams (the last batch held a token), what comes within
+ * EVENT_COALESCE_MS of a batch waits to leave with the next: a model's tokens (one every few ms) then
+ * cost one append to the log (a round trip to Redis) per EVENT_COALESCE_MS instead of one each, and its
+ * first token is never held. `end` sends what is left at once and answers when all is appended.
  */
 export function createEventBatches(append: (events: FlowStreamEvent[]) => Promise<void>) {
   let queue: FlowStreamEvent[] = [];
   let busy = false;
   let sending: Promise<void> = Promise.resolve();
   let lastSent = -Infinity;
+  /** The last batch held text: tokens are flowing. */
+  let streaming = false;
   let ending = false;
   let hurry: (() => void) | null = null;
 
@@ -35,10 +37,11 @@ export function createEventBatches(append: (events: FlowStreamEvent[]) => Promis
     sending = (async () => {
       while (queue.length > 0) {
         const wait = EVENT_COALESCE_MS - (performance.now() - lastSent);
-        if (wait > 0 && !ending) await pause(wait);
+        if (streaming && wait > 0 && !ending) await pause(wait);
         const batch = queue;
         queue = [];
         lastSent = performance.now();
+        streaming = batch.some((event) => event.type === 'text');
         await append(batch);
       }
       busy = false;
