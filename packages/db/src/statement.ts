@@ -125,3 +125,68 @@ export function fromDriver<T extends Table>(table: T, raw: Record<string, unknow
   }
   return row as T['$inferSelect'];
 }
+
+interface PoolLike extends RawClient {
+  connect(): Promise<RawClient & { release(error?: Error | boolean): void }>;
+}
+
+/** Statements one transaction takes at most. */
+const MAX_TOGETHER = 50;
+const together = new WeakMap<object, (statement: Statement) => Promise<unknown[]>>();
+
+/**
+ * `statementRows` for writes that contend for a row every caller updates (an organization's credit
+ * plan: each answer's charge). Sent one by one, each holds that row's lock until its commit has been
+ * flushed to disk, so concurrent answers queue behind one flush each. The statements sent in the same
+ * turn of the event loop run in one transaction instead, one after another: one lock wait and one flush
+ * for all of them, and each still sees the row as the one before it left it. When one fails, the
+ * others run again one by one, so a statement only ever fails with its own error. Each caller's promise
+ * settles once its statement is committed. On a client without a pool (PGlite in this process) each
+ * statement runs alone.
+ */
+export function statementRowsTogether<T>(db: Db, statement: Statement): Promise<T[]> {
+  const client = (db as unknown as { $client: RawClient & Partial<PoolLike> }).$client;
+  if (typeof client.connect !== 'function') return statementRows<T>(db, statement);
+  let send = together.get(client);
+  if (!send) together.set(client, (send = batcher(client as PoolLike)));
+  return send(statement) as Promise<T[]>;
+}
+
+function batcher(pool: PoolLike): (statement: Statement) => Promise<unknown[]> {
+  const pending: { statement: Statement; resolve(rows: unknown[]): void; reject(error: unknown): void }[] =
+    [];
+  const alone = (item: (typeof pending)[number]) => {
+    const { text, values } = render(item.statement);
+    pool.query(text, values).then((r) => item.resolve(r.rows), item.reject);
+  };
+  async function flush() {
+    const batch = pending.splice(0, MAX_TOGETHER);
+    if (pending.length > 0) setImmediate(() => void flush());
+    if (batch.length === 1) return alone(batch[0]!);
+    let connection: Awaited<ReturnType<PoolLike['connect']>> | null = null;
+    const results: unknown[][] = [];
+    try {
+      connection = await pool.connect();
+      await connection.query('begin', []);
+      for (const item of batch) {
+        const { text, values } = render(item.statement);
+        results.push((await connection.query(text, values)).rows);
+      }
+      await connection.query('commit', []);
+    } catch {
+      if (connection) await connection.query('rollback', []).catch(() => undefined);
+      connection?.release(true); // not reused: it may be broken
+      connection = null;
+      batch.forEach(alone);
+      return;
+    } finally {
+      connection?.release();
+    }
+    batch.forEach((item, i) => item.resolve(results[i]!));
+  }
+  return (statement) =>
+    new Promise((resolve, reject) => {
+      if (pending.length === 0) setImmediate(() => void flush());
+      pending.push({ statement, resolve, reject });
+    });
+}

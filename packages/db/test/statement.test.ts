@@ -8,6 +8,7 @@ import {
   openDatabase,
   render,
   statementRows,
+  statementRowsTogether,
   stmt,
   verbatim,
   type Database,
@@ -106,5 +107,44 @@ describe('insertInto and fromDriver', () => {
         insertInto(things, ['name', 'payload'], { name: null as never, payload: {} as never }),
       ),
     ).rejects.toThrow(/null/);
+  });
+});
+
+describe('statementRowsTogether', () => {
+  const txid = () => stmt`select txid_current()::text as txid`;
+
+  it.runIf(process.env.DATABASE_URL)(
+    'runs the statements of one turn in one transaction, each answered its own rows',
+    async () => {
+      const [a, b, c] = await Promise.all([
+        statementRowsTogether<{ txid: string }>(database.db, txid()),
+        statementRowsTogether<{ txid: string }>(database.db, txid()),
+        statementRowsTogether<{ n: number }>(database.db, stmt`select ${41}::int + 1 as n`),
+      ]);
+      expect(a![0]!.txid).toBe(b![0]!.txid);
+      expect(c).toEqual([{ n: 42 }]);
+      // A later turn: a transaction of its own.
+      const [later] = await statementRowsTogether<{ txid: string }>(database.db, txid());
+      expect(later!.txid).not.toBe(a![0]!.txid);
+    },
+  );
+
+  it('a statement that fails fails alone: the others of its turn are written', async () => {
+    const row = (name: string) => ({ name, payload: { list: [], text: name } });
+    const results = await Promise.allSettled([
+      statementRowsTogether(database.db, insertInto(things, ['name', 'payload'], row('together-1'))),
+      statementRowsTogether(
+        database.db,
+        insertInto(things, ['name', 'payload'], { name: null as never, payload: {} as never }),
+      ),
+      statementRowsTogether(database.db, insertInto(things, ['name', 'payload'], row('together-2'))),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/null/);
+    const names = await statementRows<{ name: string }>(
+      database.db,
+      stmt`select name from ${verbatim(`statement_things_${suffix}`)} where name like 'together-%' order by name`,
+    );
+    expect(names.map((r) => r.name)).toEqual(['together-1', 'together-2']);
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { inferenceLogs, insertInto, statementRows, stmt, type Db, type Statement } from '@atelier/db';
+import { inferenceLogs, insertInto, statementRowsTogether, stmt, type Db, type Statement } from '@atelier/db';
 import {
   countUsage,
   ProviderError,
@@ -54,7 +54,8 @@ const inferenceLogInsert = (row: InferenceLogRow): Statement => insertInto(infer
 
 /** Writes the row and the charge in one statement (the default writer). */
 export async function writeMetered(db: Db, write: MeterWrite): Promise<void> {
-  await statementRows(db, stmt`with ${meterWriteCtes(write)} select 1`);
+  // The charge writes the organization's credit plan: see statementRowsTogether.
+  await statementRowsTogether(db, stmt`with ${meterWriteCtes(write)} select 1`);
 }
 
 /** Handed to a call while it runs: streamed text goes through `token` (first-token time, no fallback after). */

@@ -1,4 +1,13 @@
-import { insertInto, messages, statementRows, stmt, verbatim, type Db, type Statement } from '@atelier/db';
+import {
+  insertInto,
+  messages,
+  statementRows,
+  statementRowsTogether,
+  stmt,
+  verbatim,
+  type Db,
+  type Statement,
+} from '@atelier/db';
 import type { MessagePart } from '@atelier/schemas';
 import { storableJson } from '@atelier/db';
 
@@ -59,10 +68,11 @@ export async function recordMessage(
   id?: string,
 ): Promise<string> {
   const writes = messageCtes(conversationId, role, content, error, id);
-  const [saved] = await statementRows<{ id: string }>(
-    db,
-    stmt`with ${writes}${alongside ? stmt`, ${alongside}` : verbatim('')} select id from saved`,
-  );
+  const statement = stmt`with ${writes}${alongside ? stmt`, ${alongside}` : verbatim('')} select id from saved`;
+  // With a charge alongside, the organization's credit plan is written: see statementRowsTogether.
+  const [saved] = alongside
+    ? await statementRowsTogether<{ id: string }>(db, statement)
+    : await statementRows<{ id: string }>(db, statement);
   return saved!.id;
 }
 
