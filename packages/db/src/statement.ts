@@ -132,36 +132,44 @@ interface PoolLike extends RawClient {
 
 /** Statements one transaction takes at most. */
 const MAX_TOGETHER = 50;
-const together = new WeakMap<object, (statement: Statement) => Promise<unknown[]>>();
+const together = new WeakMap<object, (statement: Statement, key: string) => Promise<unknown[]>>();
 
 /**
- * `statementRows` for writes that contend for a row every caller updates (an organization's credit
- * plan: each answer's charge). Sent one by one, each holds that row's lock until its commit has been
- * flushed to disk, so concurrent answers queue behind one flush each. The statements sent in the same
- * turn of the event loop run in one transaction instead, one after another: one lock wait and one flush
- * for all of them, and each still sees the row as the one before it left it. When one fails, the
- * others run again one by one, so a statement only ever fails with its own error. Each caller's promise
- * settles once its statement is committed. On a client without a pool (PGlite in this process) each
- * statement runs alone.
+ * `statementRows` for writes that contend for a row every caller of a `key` updates (an
+ * organization's credit plan: each answer's charge). Sent one by one, each holds that row's lock until
+ * its commit has been flushed to disk, so concurrent answers queue behind one flush each. The
+ * statements of one key sent in the same turn of the event loop run in one transaction instead, one
+ * after another: one lock wait and one flush for all of them, and each still sees the row as the one
+ * before it left it. A transaction holds one key's statements only, so two never wait for each other's
+ * rows in opposite orders. When one fails, the others run again one by one: a statement only ever fails
+ * with its own error. Each caller's promise settles once its statement is committed. On a client
+ * without a pool (PGlite in this process) each statement runs alone.
  */
-export function statementRowsTogether<T>(db: Db, statement: Statement): Promise<T[]> {
+export function statementRowsTogether<T>(db: Db, statement: Statement, key: string): Promise<T[]> {
   const client = (db as unknown as { $client: RawClient & Partial<PoolLike> }).$client;
   if (typeof client.connect !== 'function') return statementRows<T>(db, statement);
   let send = together.get(client);
   if (!send) together.set(client, (send = batcher(client as PoolLike)));
-  return send(statement) as Promise<T[]>;
+  return send(statement, key) as Promise<T[]>;
 }
 
-function batcher(pool: PoolLike): (statement: Statement) => Promise<unknown[]> {
-  const pending: { statement: Statement; resolve(rows: unknown[]): void; reject(error: unknown): void }[] =
-    [];
-  const alone = (item: (typeof pending)[number]) => {
+interface Pending {
+  statement: Statement;
+  resolve(rows: unknown[]): void;
+  reject(error: unknown): void;
+}
+
+function batcher(pool: PoolLike): (statement: Statement, key: string) => Promise<unknown[]> {
+  const pending = new Map<string, Pending[]>();
+  const alone = (item: Pending) => {
     const { text, values } = render(item.statement);
     pool.query(text, values).then((r) => item.resolve(r.rows), item.reject);
   };
-  async function flush() {
-    const batch = pending.splice(0, MAX_TOGETHER);
-    if (pending.length > 0) setImmediate(() => void flush());
+  async function flush(key: string) {
+    const waiting = pending.get(key)!;
+    const batch = waiting.splice(0, MAX_TOGETHER);
+    if (waiting.length > 0) setImmediate(() => void flush(key));
+    else pending.delete(key);
     if (batch.length === 1) return alone(batch[0]!);
     let connection: Awaited<ReturnType<PoolLike['connect']>> | null = null;
     const results: unknown[][] = [];
@@ -184,9 +192,13 @@ function batcher(pool: PoolLike): (statement: Statement) => Promise<unknown[]> {
     }
     batch.forEach((item, i) => item.resolve(results[i]!));
   }
-  return (statement) =>
+  return (statement, key) =>
     new Promise((resolve, reject) => {
-      if (pending.length === 0) setImmediate(() => void flush());
-      pending.push({ statement, resolve, reject });
+      let waiting = pending.get(key);
+      if (!waiting) {
+        pending.set(key, (waiting = []));
+        setImmediate(() => void flush(key));
+      }
+      waiting.push({ statement, resolve, reject });
     });
 }

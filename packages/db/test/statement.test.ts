@@ -114,17 +114,20 @@ describe('statementRowsTogether', () => {
   const txid = () => stmt`select txid_current()::text as txid`;
 
   it.runIf(process.env.DATABASE_URL)(
-    'runs the statements of one turn in one transaction, each answered its own rows',
+    "runs one key's statements of one turn in one transaction, each answered its own rows",
     async () => {
-      const [a, b, c] = await Promise.all([
-        statementRowsTogether<{ txid: string }>(database.db, txid()),
-        statementRowsTogether<{ txid: string }>(database.db, txid()),
-        statementRowsTogether<{ n: number }>(database.db, stmt`select ${41}::int + 1 as n`),
+      const [a, b, c, other] = await Promise.all([
+        statementRowsTogether<{ txid: string }>(database.db, txid(), 'org-a'),
+        statementRowsTogether<{ txid: string }>(database.db, txid(), 'org-a'),
+        statementRowsTogether<{ n: number }>(database.db, stmt`select ${41}::int + 1 as n`, 'org-a'),
+        statementRowsTogether<{ txid: string }>(database.db, txid(), 'org-b'),
       ]);
       expect(a![0]!.txid).toBe(b![0]!.txid);
       expect(c).toEqual([{ n: 42 }]);
+      // Another key: a transaction of its own (so two never lock each other's rows in turn).
+      expect(other![0]!.txid).not.toBe(a![0]!.txid);
       // A later turn: a transaction of its own.
-      const [later] = await statementRowsTogether<{ txid: string }>(database.db, txid());
+      const [later] = await statementRowsTogether<{ txid: string }>(database.db, txid(), 'org-a');
       expect(later!.txid).not.toBe(a![0]!.txid);
     },
   );
@@ -132,12 +135,13 @@ describe('statementRowsTogether', () => {
   it('a statement that fails fails alone: the others of its turn are written', async () => {
     const row = (name: string) => ({ name, payload: { list: [], text: name } });
     const results = await Promise.allSettled([
-      statementRowsTogether(database.db, insertInto(things, ['name', 'payload'], row('together-1'))),
+      statementRowsTogether(database.db, insertInto(things, ['name', 'payload'], row('together-1')), 'k'),
       statementRowsTogether(
         database.db,
         insertInto(things, ['name', 'payload'], { name: null as never, payload: {} as never }),
+        'k',
       ),
-      statementRowsTogether(database.db, insertInto(things, ['name', 'payload'], row('together-2'))),
+      statementRowsTogether(database.db, insertInto(things, ['name', 'payload'], row('together-2')), 'k'),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/null/);

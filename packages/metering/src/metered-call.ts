@@ -55,7 +55,7 @@ const inferenceLogInsert = (row: InferenceLogRow): Statement => insertInto(infer
 /** Writes the row and the charge in one statement (the default writer). */
 export async function writeMetered(db: Db, write: MeterWrite): Promise<void> {
   // The charge writes the organization's credit plan: see statementRowsTogether.
-  await statementRowsTogether(db, stmt`with ${meterWriteCtes(write)} select 1`);
+  await statementRowsTogether(db, stmt`with ${meterWriteCtes(write)} select 1`, write.organizationId);
 }
 
 /** Handed to a call while it runs: streamed text goes through `token` (first-token time, no fallback after). */

@@ -63,15 +63,16 @@ export async function recordMessage(
   role: 'user' | 'assistant',
   content: MessagePart[],
   error = false,
-  alongside?: Statement,
+  /** With its `key`: the organization the writes charge (see statementRowsTogether). */
+  alongside?: { ctes: Statement; key: string },
   /** Chosen by the caller when the client must know it before the write (the chat's `start` event). */
   id?: string,
 ): Promise<string> {
   const writes = messageCtes(conversationId, role, content, error, id);
-  const statement = stmt`with ${writes}${alongside ? stmt`, ${alongside}` : verbatim('')} select id from saved`;
+  const statement = stmt`with ${writes}${alongside ? stmt`, ${alongside.ctes}` : verbatim('')} select id from saved`;
   // With a charge alongside, the organization's credit plan is written: see statementRowsTogether.
   const [saved] = alongside
-    ? await statementRowsTogether<{ id: string }>(db, statement)
+    ? await statementRowsTogether<{ id: string }>(db, statement, alongside.key)
     : await statementRows<{ id: string }>(db, statement);
   return saved!.id;
 }

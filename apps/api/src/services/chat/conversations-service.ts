@@ -220,7 +220,7 @@ export function createConversationsService(deps: { db: Db }) {
       role: 'user' | 'assistant',
       content: MessagePart[],
       error = false,
-      alongside?: Statement,
+      alongside?: { ctes: Statement; key: string },
       id?: string,
     ): Promise<string> => recordMessage(db, conversation.id, role, content, error, alongside, id),
   };

@@ -293,7 +293,7 @@ export function createSimpleChat(deps: SimpleChatDeps) {
               'assistant',
               answer,
               failed,
-              meterWriteCtes(write),
+              { ctes: meterWriteCtes(write), key: write.organizationId },
               answerId,
             );
           } catch (error) {
