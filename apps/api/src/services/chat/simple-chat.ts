@@ -192,14 +192,16 @@ export function createSimpleChat(deps: SimpleChatDeps) {
       const { caller, conversation, bot, primary, fallback, messages, last } = prepared;
       const userContent: MessagePart[] =
         typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
-      // Stored while the model answers: the first token does not wait for the write. A regenerated
-      // answer replaces the last one, and its question (already stored) is not stored again.
-      const savingUser = (
-        prepared.regenerate ? reuseLastQuestion(db, conversation.id, userContent) : Promise.resolve(false)
-      ).then(async (stored) => {
-        if (!stored) await deps.conversations.record(conversation, 'user', userContent);
-      });
-      savingUser.catch(() => undefined); // awaited below; this only keeps the rejection from counting as unhandled
+      // Stored while the model answers, from its first token (or its end, if none came): the work before
+      // the first token is what every stream of a burst waits for, so the write is not part of it. A
+      // regenerated answer replaces the last one, and its question (already stored) is not stored again.
+      let savingUser: Promise<void> | null = null;
+      const saveQuestion = () =>
+        (savingUser ??= (
+          prepared.regenerate ? reuseLastQuestion(db, conversation.id, userContent) : Promise.resolve(false)
+        ).then(async (stored) => {
+          if (!stored) await deps.conversations.record(conversation, 'user', userContent);
+        }));
       const scope = {
         organizationId: caller.organizationId,
         workspaceId: bot.workspaceId,
@@ -210,12 +212,12 @@ export function createSimpleChat(deps: SimpleChatDeps) {
         conversationId: conversation.id,
         storeContent: bot.storeConversations,
       };
-      const passages = await deps.knowledge.retrieve({
-        scope,
-        collectionIds: bot.knowledgeCollectionIds,
-        query: textOf(last.content),
-        signal,
-      });
+      const passages = await deps.knowledge
+        .retrieve({ scope, collectionIds: bot.knowledgeCollectionIds, query: textOf(last.content), signal })
+        .catch(async (error: unknown) => {
+          await saveQuestion().catch(() => undefined); // the question is kept when retrieval fails
+          throw error;
+        });
       const sources = passages.map((p) => p.source);
       const request: Omit<ChatRequest, 'model'> = {
         system: systemPrompt(bot.instruction, passages),
@@ -252,6 +254,8 @@ export function createSimpleChat(deps: SimpleChatDeps) {
         onToken: (delta) => {
           text += delta;
           send({ type: 'text', text: delta });
+          // Awaited by the write at the end; this only keeps a rejection from counting as unhandled.
+          saveQuestion().catch(() => undefined);
         },
         description: `Chat with ${bot.name}`,
         metadata: { chatbot_id: bot.id },
@@ -283,11 +287,11 @@ export function createSimpleChat(deps: SimpleChatDeps) {
           ];
           if (stopped) {
             await writeMetered(db, write);
-            await savingUser;
+            await saveQuestion();
             return;
           }
           try {
-            await savingUser;
+            await saveQuestion();
             await deps.conversations.record(
               conversation,
               'assistant',
