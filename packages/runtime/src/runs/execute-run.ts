@@ -108,7 +108,7 @@ export function createRunExecutor(deps: RunExecutorDeps) {
     const events = createEventBatches((batch) =>
       deps.events.appendMany(runId, batch).catch((error: unknown) => deps.onError?.(error, runId)),
     );
-    const emit = events.emit;
+    const { emit } = events;
     // Each node execution is written as it ends (after the turn it ended in, grouped with other runs'
     // writes); the run's end waits for them. Those of the run's last turn (an LLM node and the output
     // node that follows it, mostly) go with the end, in its statement (see lifecycle.ts).

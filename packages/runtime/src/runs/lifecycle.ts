@@ -120,9 +120,8 @@ export function createRunLifecycle(deps: {
   });
 
   /** The rows of node executions written with a run's end (see finish); values that cannot be stored are dropped, with the reason. */
-  function lastNodes(runId: string, executions: readonly NodeExecution[], bare = false): string[] {
+  function lastNodes(runId: string, executions: readonly NodeExecution[]): string[] {
     return executions.map((execution) => {
-      if (bare) return serializeNode({ runId, execution: unstorable(execution, UNSTORABLE_END) });
       try {
         return serializeNode({ runId, execution });
       } catch (error) {
@@ -172,7 +171,10 @@ export function createRunLifecycle(deps: {
         outcome,
         from: allowed,
         answer: answer(outcome),
-        nodes: lastNodes(runId, nodes, true),
+        // The end could not be stored with them: their values go too, with the reason.
+        nodes: nodes.map((execution) =>
+          serializeNode({ runId, execution: unstorable(execution, UNSTORABLE_END) }),
+        ),
       });
     }
     if (!ended) return false;
