@@ -63,19 +63,25 @@ export function openSse(
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
   });
-  raw.flushHeaders();
-  // A stream's first event leaves at once (end of the tick: events of one tick share a packet); after
-  // a write, what comes within COALESCE_MS waits to leave with it. A fast token stream then costs the
-  // server one socket write per COALESCE_MS instead of one per token, and its first token is not held.
+  // A stream's first event leaves at once (end of the tick: events of one tick share a packet, the
+  // headers with them); after a write, what comes within COALESCE_MS waits to leave with it. A fast token
+  // stream then costs the server one socket write per COALESCE_MS instead of one per token, and its
+  // first token is not held.
   let pending = '';
   let lastWrite = 0;
   let timer: NodeJS.Timeout | undefined;
-  let queued = false;
+  let queued = true;
   const flush = () => {
     clearTimeout(timer);
     timer = undefined;
     queued = false;
-    if (!pending || raw.destroyed) return;
+    if (raw.destroyed) return;
+    // Nothing to say by the end of the first tick: the headers leave alone, so the client knows the
+    // stream is open while it waits.
+    if (!pending) {
+      if (!raw.headersSent) raw.flushHeaders();
+      return;
+    }
     lastWrite = performance.now();
     const out = pending;
     pending = '';
@@ -90,6 +96,7 @@ export function openSse(
     if (wait <= 0) process.nextTick(flush);
     else timer = setTimeout(flush, wait);
   };
+  process.nextTick(flush);
   const beat = setInterval(() => write(heartbeat), heartbeatMs);
   metrics.sseStreamsOpen.inc();
   metrics.sseStreamsTotal.inc();
