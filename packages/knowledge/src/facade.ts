@@ -27,6 +27,8 @@ export interface KnowledgeDeps {
    * collections made from now on get a `vector` HNSW index, not a `halfvec` one (see store-factory.ts).
    */
   embeddedDatabase?: boolean;
+  /** On the embedded database: the most chunks a collection holds without an HNSW index (tests). */
+  exactSearchUpTo?: number;
   onError(error: unknown, context: string): void;
 }
 

@@ -335,8 +335,8 @@ describe('the deferred vector index', () => {
       // The queue of the collection is empty now; a second document comes before the delay is over.
       const second = await queueDocument(own, id, 'two.txt', { text: paragraphs(5, 'more ') });
       expect(await settled(own, second)).toMatchObject({ status: 'ready' });
-      expect(await store.hasVectorIndex!(collectionName)).toBe(false);
-      await expect.poll(() => store.hasVectorIndex!(collectionName), { timeout: 30_000 }).toBe(true);
+      expect(await store.vectorSearchReady!(collectionName)).toBe(false);
+      await expect.poll(() => store.vectorSearchReady!(collectionName), { timeout: 30_000 }).toBe(true);
       expect(builds.filter((name) => name === collectionName)).toEqual([collectionName]);
     } finally {
       await own.close();

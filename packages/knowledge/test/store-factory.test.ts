@@ -54,4 +54,35 @@ describe('the built-in store on the embedded database', () => {
     await store.createCollection({ name: 'server_kind', dimension: 8 });
     expect(await indexOf('server_kind')).toMatchObject({ vector_index: 'halfvec' });
   });
+
+  it('leaves a small collection without an HNSW index (exact searches: no build holds the database), and builds it past the limit', async () => {
+    const random = seeded(11);
+    const chunks = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        id: `e${i}`,
+        content: `chunk ${i}`,
+        embedding: randomVector(random, 8),
+        metadata: {},
+      }));
+    const store = await STORE_FACTORIES.builtin(connector, {
+      db: database.db,
+      embeddedDatabase: true,
+      exactSearchUpTo: 25,
+    } as unknown as KnowledgeDeps);
+    await store.createCollection({ name: 'embedded_exact', dimension: 8, deferVectorIndex: true });
+    expect(await store.vectorSearchReady!('embedded_exact')).toBe(false); // nothing to search yet
+    const first = chunks(20);
+    await store.upsert('embedded_exact', first);
+    expect(await store.buildVectorIndex!('embedded_exact')).toBe(false);
+    expect(await indexOf('embedded_exact')).toBeUndefined();
+    expect(await store.vectorSearchReady!('embedded_exact')).toBe(true);
+    const [hit] = await store.query('embedded_exact', { vector: first[7]!.embedding, topK: 1 });
+    expect(hit?.id).toBe('e7');
+
+    await store.upsert('embedded_exact', chunks(30)); // 30 chunks now: past the limit
+    expect(await store.vectorSearchReady!('embedded_exact')).toBe(false);
+    expect(await store.buildVectorIndex!('embedded_exact')).toBe(true);
+    expect(await indexOf('embedded_exact')).toMatchObject({ vector_index: 'vector' });
+    expect(await store.vectorSearchReady!('embedded_exact')).toBe(true);
+  });
 });

@@ -144,8 +144,10 @@ export const ragCollection = z.object({
   document_count: z.number().int(),
   chunk_count: z.number().int(),
   /**
-   * Built-in store: whether the vector index exists. It is built once an ingestion is written; until
-   * then searches are exact (slower on large collections). null: the connector indexes by itself.
+   * Built-in store: whether vector searches are ready. The vector index is built once an ingestion is
+   * written; until then searches are exact (slower on large collections). On the embedded database a
+   * collection of up to 5,000 chunks has no index and is ready once it holds a chunk (exact searches).
+   * null: the connector indexes by itself.
    */
   vector_indexed: z.boolean().nullable(),
   created_at: z.string(),

@@ -41,6 +41,11 @@ export interface PgvectorStoreOptions {
   buildMemoryMb?: number;
   /** What the HNSW index of collections created from now on holds. Default `halfvec`. */
   vectorIndex?: VectorIndexKind;
+  /**
+   * Collections of at most this many chunks get no HNSW index: their searches are exact. For a database
+   * that does one thing at a time (the embedded PGlite), where a build holds it whole. Default 0.
+   */
+  exactSearchUpTo?: number;
 }
 
 /** Collection names of the built-in store: lower-case identifiers, so they are their own table names. */
@@ -275,6 +280,7 @@ export class PgvectorStore implements VectorStore {
   private readonly efSearch: number;
   private readonly buildMemoryMb: number;
   private readonly vectorIndex: VectorIndexKind;
+  private readonly exactSearchUpTo: number;
   private ready: Promise<void> | undefined;
   /** The store's own collections as last read from the registry, by name. */
   private readonly known = new Map<string, Target>();
@@ -292,6 +298,7 @@ export class PgvectorStore implements VectorStore {
     this.efSearch = options.efSearch ?? 150;
     this.buildMemoryMb = options.buildMemoryMb ?? 1024;
     this.vectorIndex = options.vectorIndex ?? 'halfvec';
+    this.exactSearchUpTo = options.exactSearchUpTo ?? 0;
     if (!INDEX_KINDS.includes(this.vectorIndex)) throw new TypeError('vectorIndex is halfvec or vector');
     if (!IDENTIFIER.test(this.schema)) throw new TypeError(`Invalid schema name ${this.schema}`);
     if (!Number.isInteger(this.batchSize) || this.batchSize < 1)
@@ -736,7 +743,8 @@ export class PgvectorStore implements VectorStore {
   /**
    * A bulk load into an empty or small collection, in one transaction: the collection's indexes are
    * dropped, the batches inserted (upsert semantics), then the indexes built once, the HNSW one with
-   * maintenance_work_mem raised (up to `buildMemoryMb`) and PostgreSQL's parallel workers. The
+   * maintenance_work_mem raised (up to `buildMemoryMb`) and PostgreSQL's parallel workers (none when
+   * the collection stays small enough to be searched exactly, see `exactSearchUpTo`). The
    * collection is locked for the duration. Answers how many chunks were written.
    */
   async bulkLoad(
@@ -761,13 +769,16 @@ export class PgvectorStore implements VectorStore {
         await this.insert(query, target, rows);
         written += rows.length;
       }
-      await this.raiseBuildMemory(query, target);
+      const total = await this.countRows(query, target);
+      const vector = total > this.exactSearchUpTo;
+      if (vector) await this.raiseBuildMemory(query, target, total);
       const statements = indexStatements(
         name,
         target.table,
         target.distance,
         target.index ?? 'vector',
         target.dimension,
+        vector,
       );
       for (const statement of statements) await query(statement);
       await query(`ANALYZE ${target.table}`);
@@ -780,36 +791,50 @@ export class PgvectorStore implements VectorStore {
    * vector as the index holds it plus its links. The table's size says nothing of it (vectors are
    * stored compressed), so the rows are counted.
    */
-  private async raiseBuildMemory(query: QueryFn, target: Target): Promise<void> {
-    const [counted] = await query<{ n: number }>(`SELECT count(*)::int AS n FROM ${target.table}`);
+  private async raiseBuildMemory(query: QueryFn, target: Target, rows: number): Promise<void> {
     const vectorBytes = (target.index === 'halfvec' ? 2 : 4) * target.dimension + 8;
-    const bytes = (counted?.n ?? 0) * (vectorBytes + HNSW_ELEMENT_BYTES) * 1.2;
+    const bytes = rows * (vectorBytes + HNSW_ELEMENT_BYTES) * 1.2;
     const memory = Math.min(this.buildMemoryMb, Math.max(64, Math.ceil(bytes / 1048576)));
     await query("SELECT set_config('maintenance_work_mem', $1, true)", [`${memory}MB`]);
   }
 
-  async hasVectorIndex(name: string): Promise<boolean> {
+  private indexName(name: string): string {
+    return `${quoteIdent(this.schema)}.${quoteIdent(`_${name}_hnsw`)}`;
+  }
+
+  private async countRows(query: QueryFn, target: Target): Promise<number> {
+    const [counted] = await query<{ n: number }>(`SELECT count(*)::int AS n FROM ${target.table}`);
+    return counted?.n ?? 0;
+  }
+
+  async vectorSearchReady(name: string): Promise<boolean> {
     const target = await this.resolve(name);
-    const index = `${quoteIdent(this.schema)}.${quoteIdent(`_${target.name}_hnsw`)}`;
     // An index still being built is not visible to other sessions until its transaction commits.
     const [found] = await this.sql.query<{ oid: string | null }>('SELECT to_regclass($1)::text AS oid', [
-      index,
+      this.indexName(target.name),
     ]);
-    return Boolean(found?.oid);
+    if (found?.oid) return true;
+    if (this.exactSearchUpTo <= 0) return false;
+    const rows = await this.countRows((text, values) => this.sql.query(text, values), target);
+    return rows > 0 && rows <= this.exactSearchUpTo;
   }
 
   /**
    * Builds the HNSW index of a collection made with `deferVectorIndex` (writes to it wait meanwhile;
-   * searches go on, exact). Two callers at once build it once: the second finds it made.
+   * searches go on, exact), unless it is small enough to stay exact (`exactSearchUpTo`): then the first
+   * ingestion that takes it past that builds it. Two callers at once build it once: the second finds
+   * it made.
    */
   async buildVectorIndex(name: string): Promise<boolean> {
     const target = this.writable(await this.resolve(name));
-    const index = `${quoteIdent(this.schema)}.${quoteIdent(`_${name}_hnsw`)}`;
+    const index = this.indexName(name);
     return this.sql.transaction(async (query) => {
       await query('SELECT pg_advisory_xact_lock(hashtext($1))', [`atelier-kb-index:${index}`]);
       const [found] = await query<{ oid: string | null }>('SELECT to_regclass($1)::text AS oid', [index]);
       if (found?.oid) return false;
-      await this.raiseBuildMemory(query, target);
+      const rows = await this.countRows(query, target);
+      if (rows <= this.exactSearchUpTo) return false;
+      await this.raiseBuildMemory(query, target, rows);
       await query(
         vectorIndexStatement(name, target.table, target.distance, target.index ?? 'vector', target.dimension),
       );

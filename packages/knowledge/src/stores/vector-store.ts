@@ -117,10 +117,16 @@ export interface VectorStore {
   deleteWhere(name: string, filter: MetadataFilter): Promise<number>;
   query(name: string, query: VectorQuery): Promise<ScoredChunk[]>;
   textSearch(name: string, query: TextQuery): Promise<ScoredChunk[]>;
-  /** Builds a collection's deferred vector index; answers whether it built one (false: it existed). */
+  /**
+   * Builds a collection's deferred vector index; answers whether it built one (false: it existed, or
+   * the collection is small enough to be searched exactly).
+   */
   buildVectorIndex?(name: string): Promise<boolean>;
-  /** Whether a collection's vector index exists (false while it is deferred or being built). */
-  hasVectorIndex?(name: string): Promise<boolean>;
+  /**
+   * Whether vector searches of a collection run as they are meant to: on its vector index, or exactly
+   * while it is small enough (false while the index is deferred or being built, and when it is empty).
+   */
+  vectorSearchReady?(name: string): Promise<boolean>;
   close(): Promise<void>;
 }
 

@@ -292,7 +292,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
     return result;
   }
 
-  /** Built-in collections: whether their deferred vector index exists yet (one catalog lookup each). */
+  /** Built-in collections: whether their vector searches are ready (index built, or small enough to be exact). */
   async function indexedOf(found: FoundCollection[]) {
     const result = new Map<string, boolean>();
     await Promise.all(
@@ -300,7 +300,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
         .filter((f) => f.connector.kind === 'builtin')
         .map(async (f) => {
           const store = await deps.connectors.storeOf(f.connector);
-          const indexed = await store.hasVectorIndex?.(f.row.collectionName).catch(() => false);
+          const indexed = await store.vectorSearchReady?.(f.row.collectionName).catch(() => false);
           result.set(f.row.id, indexed ?? false);
         }),
     );
