@@ -3,6 +3,7 @@
 // credentials), saved, published and run through the API against local stand-ins of every outside
 // service (the fake provider, a web site with a sitemap, Notion's and Figma's REST APIs).
 import { inferenceLogs } from '@atelier/db';
+import type { AnswerSource, MessagePart } from '@atelier/schemas';
 import {
   sitemapXml,
   startFakeFigma,
@@ -365,6 +366,54 @@ describe('every template runs end to end through the API', () => {
     const prompt = await lastPrompt();
     expect(prompt).toContain('within 45 days of delivery');
     expect(prompt).toContain(question);
+  });
+
+  it('qa-chatbot in a chat: the answer streams its sources before it ends and keeps them in the history', async () => {
+    const bot = await chatbotOf(
+      filled('qa-chatbot', {
+        knowledge_retrieve_qa01: { collection_id: policies },
+        llm_qa01: { modelId: models.llm },
+      }),
+    );
+    const opened = await call(t.app, 'POST', '/chat-interface/conversations', {
+      token: token(),
+      body: { title: '', chatbot_id: bot },
+    });
+    expect(opened.status).toBe(201);
+    const conversation = opened.body.conversation_id as string;
+    // inject reads the stream whole: it ends with the run.
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/chat-interface/conversations/${conversation}/chatflow/message`,
+      headers: { authorization: `Bearer ${token()}`, accept: 'text/event-stream' },
+      payload: { input_data: { query: 'Can I return unopened bags of beans?' } },
+    });
+    const events = res.body.split('\n\n').flatMap((block) => {
+      const data = block.split('\n').find((line) => line.startsWith('data: {'));
+      return data ? [JSON.parse(data.slice(6)) as { type: string; sources?: AnswerSource[] }] : [];
+    });
+    const kinds = events.map((e) => e.type);
+    expect(kinds).toContain('sources');
+    expect(kinds.indexOf('sources')).toBeLessThan(kinds.indexOf('execution_completed'));
+    const streamed = events.find((e) => e.type === 'sources')!.sources!;
+    expect(streamed[0]).toMatchObject({
+      collection_id: policies,
+      collection_name: 'Policies',
+      filename: 'refunds.md',
+      chunk_index: 0,
+    });
+    expect(streamed[0]!.excerpt).toContain('within 45 days of delivery');
+
+    const history = await call(t.app, 'GET', `/chat-interface/conversations/${conversation}/history`, {
+      token: token(),
+    });
+    expect(history.status).toBe(200);
+    const answer = (history.body.history as { role: string; content: MessagePart[] }[]).at(-1)!;
+    expect(answer.role).toBe('assistant');
+    expect(answer.content).toEqual([
+      { type: 'text', text: 'Echo: Can I return unopened bags of beans?' },
+      { type: 'sources', sources: streamed },
+    ]);
   });
 
   it('image-generation: the enhanced prompt becomes an image', async () => {

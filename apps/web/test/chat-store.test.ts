@@ -161,6 +161,27 @@ describe('chat store: history and messages', () => {
     ]);
   });
 
+  it("a flow's final output replaces its streamed text and keeps the sources its knowledge nodes found", () => {
+    s().selectConversation('a');
+    s().beginSend([{ type: 'text', text: 'refunds?' }]);
+    const source = {
+      collection_id: 'c1',
+      collection_name: 'Policies',
+      document_id: 'd1',
+      filename: 'refunds.md',
+      chunk_index: 0,
+      score: 0.5,
+      excerpt: 'Refunds within 45 days',
+    };
+    s().sourcesReceived([source]);
+    s().textReceived('Within 4');
+    s().outputReceived('Within 45 days.');
+    const answer = s().messages[1]!;
+    expect(answer.state).toBe('done');
+    expect(messageText(answer)).toBe('Within 45 days.');
+    expect(messageSources(answer)).toEqual([source]);
+  });
+
   it('a timeout shows the notice, which new content clears', () => {
     s().selectConversation('a');
     s().beginSend([{ type: 'text', text: 'q' }]);

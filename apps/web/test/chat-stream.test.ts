@@ -353,12 +353,27 @@ describe('stream events', () => {
     expect((thrown as StreamError).info).toEqual({ key: 'chatPage.errors.execution', detail: 'Bad input' });
   });
 
-  it("flows: Atelier's own events (typed by `type`), text chunks appended, then the final output", () => {
+  it("flows: Atelier's own events (typed by `type`), sources, text chunks appended, then the final output", () => {
     const { s, calls } = sink();
     const log = vi.fn();
     const events: FlowStreamEvent[] = [
       { type: 'run_started', run_id: 'r', conversation_id: 'c' },
       { type: 'node_started', node_id: 'llm_ab12', node_type: 'llm', label: 'Writer', iteration_index: null },
+      {
+        type: 'sources',
+        node_id: 'knowledge_retrieve_ab12',
+        sources: [
+          {
+            collection_id: 'c',
+            collection_name: 'Docs',
+            document_id: 'd',
+            filename: 'guide.md',
+            chunk_index: 0,
+            score: 0.9,
+            excerpt: 'x',
+          },
+        ],
+      },
       { type: 'text', node_id: 'llm_ab12', text: 'Hel' },
       { type: 'text', node_id: 'llm_ab12', text: 'lo' },
       {
@@ -381,6 +396,7 @@ describe('stream events', () => {
     expect(flowStep(end, s, log)).toBe('done');
     expect(calls).toEqual([
       ['progress', 'Writer'],
+      ['sources', ['guide.md']],
       ['text', 'Hel'],
       ['text', 'lo'],
       ['progress', null],

@@ -11,3 +11,10 @@ export { createKnowledge, type KnowledgeOptions } from './service/knowledge';
 export { STORE_FACTORIES, type StoreFactory } from './service/store-factory';
 export { parseCondition, parseFilterText } from './engine/condition';
 export { reciprocalRankFusion, RRF_K } from './retrieve/fuse';
+export {
+  answerSource,
+  mergeSources,
+  sourcesOfDocuments,
+  MAX_ANSWER_SOURCES,
+  SOURCE_EXCERPT_CHARS,
+} from './retrieve/answer-sources';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { answerSource } from './chat';
 import { uuid } from './common';
 import { flowChatbotTypes, finishedNodeStatuses, runStatuses, runTriggers } from './constants';
 
@@ -33,6 +34,11 @@ export const flowStreamEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('node_skipped'), node_id: z.string(), node_type: z.string() }),
   /** Streamed model output, passed through while the run goes on. */
   z.object({ type: z.literal('text'), node_id: z.string(), text: z.string() }),
+  /**
+   * The passages the run's knowledge retrieve nodes found so far, all of them each time (best first):
+   * the answer's sources, stored with it in a chat.
+   */
+  z.object({ type: z.literal('sources'), node_id: z.string(), sources: z.array(answerSource) }),
   z.object({
     type: z.literal('execution_completed'),
     run_id: z.string(),

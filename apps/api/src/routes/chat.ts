@@ -215,7 +215,7 @@ export const flowChatRoutes: FastifyPluginAsyncZod = async (app) => {
           tags,
           summary: `Send a message to a ${type}; its run's events stream as server-sent events`,
           description:
-            'Body: `input_data` (the additional inputs plus `query`). Events: run_started, node_started, node_completed, node_error, node_skipped, text, then execution_completed (with final_output) or execution_error; heartbeat every 15 s; then `data: [DONE]`. Each event has an `id:`; GET /runs/{run_id}/events with Last-Event-ID re-attaches.',
+            'Body: `input_data` (the additional inputs plus `query`). Events: run_started, node_started, node_completed, node_error, node_skipped, text, sources (what the knowledge retrieve nodes found, all of it so far, best first; stored with the answer), then execution_completed (with final_output) or execution_error; heartbeat every 15 s; then `data: [DONE]`. Each event has an `id:`; GET /runs/{run_id}/events with Last-Event-ID re-attaches.',
           params: idParams,
           body: flowMessageBody,
           response: { ...errorAnswers(401, 403, 402, 404, 409, 413, 429), 422: flowErrorBody },

@@ -135,7 +135,14 @@ export function createEngineKnowledge(ctx: EngineContext, scope: MeterScope): Kn
       );
       return answer.documents.map((d): FlowDocument => ({
         pageContent: d.content,
-        metadata: { ...d.metadata, id: d.id, score: d.score, collection_id: collection.id },
+        // What an answer's sources are made of (see sourcesOfDocuments).
+        metadata: {
+          ...d.metadata,
+          id: d.id,
+          score: d.score,
+          collection_id: collection.id,
+          collection_name: collection.name,
+        },
       }));
     },
 

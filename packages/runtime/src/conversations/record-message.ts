@@ -8,7 +8,7 @@ import {
   type Db,
   type Statement,
 } from '@atelier/db';
-import type { MessagePart } from '@atelier/schemas';
+import type { AnswerSource, MessagePart } from '@atelier/schemas';
 import { storableJson } from '@atelier/db';
 
 const PREVIEW = 120;
@@ -77,9 +77,10 @@ export async function recordMessage(
   return saved!.id;
 }
 
-/** A run's answer as the columns `answerWrites` reads: its message content, preview and error flag. */
-export function answerColumns(text: string, failed: boolean) {
+/** A run's answer as the columns `answerWrites` reads: its message content (text, then any sources), preview and error flag. */
+export function answerColumns(text: string, failed: boolean, sources: readonly AnswerSource[] = []) {
   const answer: MessagePart[] = [{ type: 'text', text }];
+  if (sources.length > 0 && !failed) answer.push({ type: 'sources', sources: [...sources] });
   return { answer, preview: preview(text), failed };
 }
 

@@ -1,11 +1,11 @@
 import type { Db } from '@atelier/db';
 import { runFlow, type RunLimits } from '@atelier/engine';
-import type { FlowConfig, FlowRunEvent, NodeExecution } from '@atelier/schemas';
+import type { AnswerSource, FlowConfig, FlowRunEvent, NodeExecution } from '@atelier/schemas';
 import type { EventLog } from '../events/event-log';
 import type { ModelAccess } from '@atelier/metering';
 import type { UrlPolicy } from '@atelier/net';
 import type { CancelBus } from './cancel-bus';
-import type { Knowledge } from '@atelier/knowledge';
+import { mergeSources, sourcesOfDocuments, type Knowledge } from '@atelier/knowledge';
 import {
   failSpan,
   metrics,
@@ -129,6 +129,8 @@ export function createRunExecutor(deps: RunExecutorDeps) {
       return last;
     };
     emit({ type: 'run_started', run_id: runId, conversation_id: run.conversationId });
+    /** What the run's knowledge retrieve nodes found: the answer's sources. */
+    let sources: AnswerSource[] = [];
 
     try {
       const services = createEngineServices({
@@ -160,6 +162,12 @@ export function createRunExecutor(deps: RunExecutorDeps) {
           if (event.type === 'node_skipped') nodeEnded(skipped(event));
           const wire = toStreamEvent(event);
           if (wire) emit(wire);
+          if (event.type === 'node_completed' && event.nodeType === 'knowledge_retrieve') {
+            const found = sourcesOfDocuments(event.execution.outputs?.documents);
+            if (found.length === 0) return;
+            sources = mergeSources(sources, found);
+            emit({ type: 'sources', node_id: event.nodeId, sources });
+          }
         },
       });
       const last = lastTurn();
@@ -174,6 +182,7 @@ export function createRunExecutor(deps: RunExecutorDeps) {
           outputs: result.outputs,
           text: result.text,
           ...(result.error ? { error: result.error } : {}),
+          ...(sources.length > 0 ? { sources } : {}),
         },
         undefined,
         last,

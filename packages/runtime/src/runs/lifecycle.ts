@@ -149,7 +149,11 @@ export function createRunLifecycle(deps: {
     const allowed = sourcesOf(outcome.status).filter((s) => !from || from.includes(s));
     const answer = (o: RunOutcome) => {
       const failed = o.status !== 'succeeded';
-      return { text: failed ? `Error: ${o.error ?? GENERIC_ERROR}` : (o.text ?? ''), failed };
+      return {
+        text: failed ? `Error: ${o.error ?? GENERIC_ERROR}` : (o.text ?? ''),
+        failed,
+        ...(o.sources && !failed ? { sources: o.sources } : {}),
+      };
     };
     let ended;
     try {

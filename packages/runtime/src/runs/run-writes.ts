@@ -1,5 +1,5 @@
 import { statementRows, stmt, verbatim, type runs, type Db } from '@atelier/db';
-import type { NodeExecution, RunStatus } from '@atelier/schemas';
+import type { AnswerSource, NodeExecution, RunStatus } from '@atelier/schemas';
 import { storableJsonText } from '@atelier/db';
 import { answerColumns, answerWrites } from '../conversations/record-message';
 import { DEFAULT_RUN_LOCK_MS, lapsedBeforeStatement } from './run-lock';
@@ -12,6 +12,8 @@ export interface RunOutcome {
   outputs?: Record<string, unknown>;
   text?: string;
   error?: string;
+  /** Where the answer's passages came from (the run's knowledge retrieve nodes): stored with it. */
+  sources?: AnswerSource[];
 }
 
 const MAX_BATCH = 200;
@@ -36,7 +38,7 @@ interface FinishItem {
   runId: string;
   outcome: RunOutcome;
   /** What its conversation (if any) is answered: the final text, or the error (see lifecycle.ts). */
-  answer: { text: string; failed: boolean };
+  answer: { text: string; failed: boolean; sources?: readonly AnswerSource[] };
   /** The statuses the run may have for this end to apply (from the state table, see lifecycle.ts). */
   from: readonly RunStatus[];
   /** Node executions written with the end (those that ended in the run's last turn), as JSON rows. */
@@ -51,7 +53,7 @@ export interface NodeItem {
 /** One run's outcome row as jsonb-ready JSON text. Throws when the outputs cannot be serialized. */
 function serializeOutcome({ runId, outcome, from, answer }: FinishItem): string {
   const row = {
-    ...answerColumns(answer.text, answer.failed),
+    ...answerColumns(answer.text, answer.failed, answer.sources),
     id: runId,
     status: outcome.status,
     outputs: outcome.outputs ?? null,

@@ -1,5 +1,5 @@
 import { ragCollections, type Db } from '@atelier/db';
-import type { Knowledge } from '@atelier/knowledge';
+import { answerSource, type Knowledge } from '@atelier/knowledge';
 import type { MeterScope } from '@atelier/metering';
 import type { AnswerSource } from '@atelier/schemas';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -22,7 +22,6 @@ export interface KnowledgeRetriever {
 
 /** Passages given to the model at most, across all of a chatbot's collections. */
 export const MAX_PASSAGES = 8;
-const EXCERPT_CHARS = 280;
 
 /**
  * A chatbot's collections searched for its user's question (each with its own settings: top_k,
@@ -54,15 +53,7 @@ export function createKnowledgeRetriever(deps: {
             const answer = await deps.knowledge.query(scope, collection.id, { query });
             return answer.documents.map((d): RetrievedPassage => ({
               text: d.content,
-              source: {
-                collection_id: collection.id,
-                collection_name: collection.name,
-                document_id: d.source.document_id,
-                filename: d.source.filename,
-                chunk_index: d.source.chunk_index,
-                score: d.score,
-                excerpt: d.content.slice(0, EXCERPT_CHARS),
-              },
+              source: answerSource(collection, d),
             }));
           } catch (error) {
             deps.onError(error, `retrieval from collection ${collection.id}`);

@@ -205,7 +205,7 @@ export const useChatStore = create<ChatState>()((set, get) => {
         timeout: null,
         messages: updateLastAssistant(settleUser(get().messages), (m) => ({
           ...m,
-          parts: [{ type: 'text', text: text ?? '' }],
+          parts: [{ type: 'text', text: text ?? '' }, ...sourceParts(m)],
           state: 'done',
           progress: null,
           emptyOutput: text === null,

@@ -1,4 +1,4 @@
-import { simpleStreamEvent, type AnswerSource } from '@atelier/schemas';
+import { flowStreamEvent, simpleStreamEvent, type AnswerSource } from '@atelier/schemas';
 import { executionError, inferenceError, StreamError } from './errors';
 import { completedOutput, finalOutputText } from './final-output';
 
@@ -9,7 +9,7 @@ export interface StreamSink {
   started(messageId: string): void;
   /** A chunk to append. */
   text(text: string): void;
-  /** Where the answer's context came from (simple chatbots with knowledge collections). */
+  /** Where the answer's context came from (a simple chatbot's collections, a flow's knowledge nodes). */
   sources?(sources: AnswerSource[]): void;
   /** The final output replaces the assistant message; null: completed without content. */
   output(text: string | null): void;
@@ -64,7 +64,8 @@ export function nodeName(event: Record<string, unknown>): string {
 /**
  * One event of a chatflow or workflow stream (`flowStreamEvent` in @atelier/schemas, named by `type`;
  * `event` is read too, for engines that name it so): node_started shows progress, node_completed clears
- * it, text chunks of a model's answer are appended as they come, node_error is only logged,
+ * it, text chunks of a model's answer are appended as they come, sources (of the knowledge retrieve
+ * nodes) go under the answer, node_error is only logged,
  * execution_completed replaces the answer with the final output and ends the stream, execution_error
  * fails it; heartbeat and unknown events are ignored.
  */
@@ -87,6 +88,11 @@ export function flowStep(
     case 'text':
       if (typeof data.text === 'string') sink.text(data.text);
       return 'continue';
+    case 'sources': {
+      const parsed = flowStreamEvent.safeParse(data);
+      if (parsed.success && parsed.data.type === 'sources') sink.sources?.(parsed.data.sources);
+      return 'continue';
+    }
     case 'node_error':
       log(`Error occurred in ${nodeName(data)}`);
       return 'continue';

@@ -124,6 +124,9 @@ export function runReducer(
     }
     case 'node_skipped':
       return { ...next, nodeStatus: { ...next.nodeStatus, [event.node_id]: 'skipped' } };
+    case 'sources':
+      // The chat shows them under its answer; here the retrieve node's outputs hold them.
+      return next;
     case 'text':
       return {
         ...next,
