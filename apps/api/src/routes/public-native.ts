@@ -55,7 +55,7 @@ const publicNativeRoutes: FastifyPluginAsyncZod = async (app) => {
         ...schema('sendMessage'),
         summary: "Send an end user's message to the chatbot (streamed, or one answer at the end)",
         description:
-          'Without `conversation_id` a new conversation of this `user` begins. With `stream: true` (default) the answer is server-sent events: a simple chatbot streams start (with conversation_id), sources, text (append), end or inference_error; a chatflow or workflow streams its run\'s events (run_started with run_id and conversation_id, node_started, node_completed, node_error, text, then execution_completed with final_output, or execution_error), each with an `id:` for GET /v1/runs/{id}/events and Last-Event-ID. Heartbeats (`{"type":"heartbeat"}`) every 15 s; the stream ends with `data: [DONE]`. With `stream: false`, one JSON answer.',
+          'Without `conversation_id` a new conversation of this `user` begins. With `stream: true` (default) the answer is server-sent events: a simple chatbot streams start (with conversation_id), sources, text (append), end or inference_error; a chatflow or workflow streams its run\'s events (run_started with run_id and conversation_id, node_started, node_completed, node_error, text, sources when its knowledge retrieve nodes found passages, then execution_completed with final_output, or execution_error), each with an `id:` for GET /v1/runs/{id}/events and Last-Event-ID. Heartbeats (`{"type":"heartbeat"}`) every 15 s; the stream ends with `data: [DONE]`. With `stream: false`, one JSON answer.',
         body: publicMessageBody,
         response: { 200: publicMessageAnswer, ...errorAnswers(...KEY_ERRORS, 402, 413) },
       },
