@@ -14,6 +14,17 @@ import { flowStep, simpleStep, type StreamSink } from '../src/features/chat/stre
 import { createApiClient, TOKEN_REFRESH_FAIL, TOKEN_REFRESHED } from '../src/lib/api-client';
 import type { TokenStore } from '../src/lib/tokens';
 
+/** A passage of an answer's context, as the streams send it. */
+const GUIDE_SOURCE = {
+  collection_id: 'c',
+  collection_name: 'Docs',
+  document_id: 'd',
+  filename: 'guide.md',
+  chunk_index: 0,
+  score: 0.9,
+  excerpt: 'x',
+};
+
 function memoryTokens(access: string | null, refresh: string | null) {
   const state = { access, refresh };
   const tokens: TokenStore = {
@@ -299,17 +310,7 @@ describe('stream events', () => {
       { type: 'heartbeat' },
       {
         type: 'sources',
-        sources: [
-          {
-            collection_id: 'c',
-            collection_name: 'Docs',
-            document_id: 'd',
-            filename: 'guide.md',
-            chunk_index: 0,
-            score: 0.9,
-            excerpt: 'x',
-          },
-        ],
+        sources: [GUIDE_SOURCE],
       },
       { type: 'text', text: 'Hel' },
       { type: 'text', text: 'lo' },
@@ -362,17 +363,7 @@ describe('stream events', () => {
       {
         type: 'sources',
         node_id: 'knowledge_retrieve_ab12',
-        sources: [
-          {
-            collection_id: 'c',
-            collection_name: 'Docs',
-            document_id: 'd',
-            filename: 'guide.md',
-            chunk_index: 0,
-            score: 0.9,
-            excerpt: 'x',
-          },
-        ],
+        sources: [GUIDE_SOURCE],
       },
       { type: 'text', node_id: 'llm_ab12', text: 'Hel' },
       { type: 'text', node_id: 'llm_ab12', text: 'lo' },
