@@ -252,5 +252,9 @@ describe('the embed token reaches its chatbot only', () => {
     const types = events.map((e) => (e.event as { type: string }).type);
     expect(types[0]).toBe('run_started');
     expect(types).toContain('execution_completed');
+    // A visitor sees the answer, not the nodes' work (prompts, outputs).
+    expect(
+      types.filter((t) => !['run_started', 'text', 'sources', 'execution_completed'].includes(t)),
+    ).toEqual([]);
   });
 });

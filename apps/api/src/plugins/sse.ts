@@ -153,6 +153,18 @@ export async function streamAnswer(
 }
 
 /**
+ * What a website visitor's widget is shown of a chatflow's run: its answer and the answer's sources, not
+ * the nodes' inputs and outputs (prompts, API responses, loaded pages), which are the organization's.
+ */
+export const EMBED_RUN_EVENTS: ReadonlySet<FlowStreamEvent['type']> = new Set([
+  'run_started',
+  'text',
+  'sources',
+  'execution_completed',
+  'execution_error',
+]);
+
+/**
  * Streams a run's event log to the client, each event with its id, until the run ends or the client
  * leaves (the run goes on; the client can re-attach with Last-Event-ID). While the run waits in the
  * queue and nothing comes, the client hears a `queued` event with its place (no id: resuming is
@@ -168,6 +180,8 @@ export async function relayRunEvents(
     log: FastifyBaseLogger;
     /** For a run that has ended: its end, sent if the log (kept an hour) no longer has it. */
     ended?: FlowStreamEvent | null;
+    /** The only event types this client is shown (all when absent): see EMBED_RUN_EVENTS. */
+    shown?: ReadonlySet<FlowStreamEvent['type']>;
   },
 ): Promise<void> {
   const stream = openSse(reply, options.heartbeatMs);
@@ -227,7 +241,7 @@ export async function relayRunEvents(
         if (closing.signal.aborted) break;
         heard = true;
         lastHeard = performance.now();
-        stream.send(event, id);
+        if (!options.shown || options.shown.has(event.type)) stream.send(event, id);
         lastId = id;
         if (event.type === 'execution_completed' || event.type === 'execution_error') sawEnd = true;
       }

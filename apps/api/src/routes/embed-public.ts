@@ -9,7 +9,7 @@ import {
 } from '@atelier/schemas';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { embedCallerOf } from '../plugins/embed-access';
-import { relayRunEvents, streamAnswer } from '../plugins/sse';
+import { EMBED_RUN_EVENTS, relayRunEvents, streamAnswer } from '../plugins/sse';
 import { AppError } from '../services/errors';
 import { embedEndUserOf } from '../services/public-chat/end-user';
 import { errorAnswers } from './responses';
@@ -63,7 +63,7 @@ const embedPublicRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: "Send the visitor's message; the answer streams as server-sent events",
-        description: `${ORIGIN_NOTE} Without \`conversation_id\` a new conversation begins. A simple chatbot streams start (with conversation_id), sources, text (append), end or inference_error; a chatflow streams its run's events (run_started with conversation_id, text, execution_completed with final_output, or execution_error). Ends with \`data: [DONE]\`.`,
+        description: `${ORIGIN_NOTE} Without \`conversation_id\` a new conversation begins. A simple chatbot streams start (with conversation_id), sources, text (append), end or inference_error; a chatflow streams its run's answer: run_started with conversation_id, text, sources, then execution_completed with final_output or execution_error (its nodes' inputs and outputs are not shown). Ends with \`data: [DONE]\`.`,
         params: embedTokenParams,
         querystring: embedUserQuery,
         body: embedMessageBody,
@@ -84,6 +84,7 @@ const embedPublicRoutes: FastifyPluginAsyncZod = async (app) => {
           runId: turn.run.id,
           after: null,
           log: request.log,
+          shown: EMBED_RUN_EVENTS,
         });
       }
       await streamAnswer(
