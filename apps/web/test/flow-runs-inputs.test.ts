@@ -177,7 +177,7 @@ describe('chat turns', () => {
     ).toEqual([field('x', 'string')]);
   });
 
-  it('a turn streams text, then the final output replaces it; errors become the message error', () => {
+  it('a turn streams text and keeps its sources, then the final output replaces the text; errors become the message error', () => {
     const base = { event: vi.fn(), load: vi.fn() };
     let turn: ChatTurn = { id: 'a', role: 'assistant', content: '', state: 'thinking' };
     const sink = turnSink(base, (patch) => (turn = patch(turn)));
@@ -187,9 +187,19 @@ describe('chat turns', () => {
     ];
     for (const e of events) sink.event(e, '1');
     expect(turn).toMatchObject({ state: 'streaming', content: 'Hello' });
+    const source = {
+      collection_id: 'c',
+      collection_name: 'Docs',
+      document_id: 'd',
+      filename: 'guide.md',
+      chunk_index: 0,
+      score: 0.5,
+      excerpt: 'Hello',
+    };
+    sink.event({ type: 'sources', node_id: 'knowledge_retrieve_ab12', sources: [source] }, '2');
     sink.event({ type: 'execution_completed', run_id: 'r', outputs: {}, final_output: 'Hello!' });
-    expect(turn).toMatchObject({ state: 'done', content: 'Hello!', empty: false });
-    expect(base.event).toHaveBeenCalledTimes(3);
+    expect(turn).toMatchObject({ state: 'done', content: 'Hello!', empty: false, sources: [source] });
+    expect(base.event).toHaveBeenCalledTimes(4);
 
     sink.event({ type: 'execution_completed', run_id: 'r', outputs: {}, final_output: '' });
     expect(turn.empty).toBe(true);

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { AnswerSources } from '@/features/chat/answer-sources';
 import { Markdown } from '@/features/chat/markdown';
 import { cn } from '@/lib/utils';
 import type { ChatTurn } from './chat-turns';
@@ -26,6 +27,9 @@ export function ChatTurnView({ turn }: { turn: ChatTurn }) {
           <p className="text-sm italic text-muted-foreground">{t('chatPage.messages.emptyOutput')}</p>
         ) : (
           turn.content && <Markdown text={turn.content} />
+        )}
+        {!user && turn.state !== 'thinking' && turn.state !== 'error' && turn.sources && (
+          <AnswerSources sources={turn.sources} />
         )}
         {turn.state === 'error' && (
           <p role="alert" className="text-sm text-destructive">

@@ -1,4 +1,4 @@
-import type { InputCustomField } from '@atelier/schemas';
+import type { AnswerSource, InputCustomField } from '@atelier/schemas';
 import type { MessageRole } from '@atelier/schemas/constants';
 import { executionError } from '@/features/chat/errors';
 import type { RunFailure } from './run-errors';
@@ -16,6 +16,8 @@ export interface ChatTurn {
   error?: string;
   /** A refusal with what to fix (422), shown under the error. */
   failure?: RunFailure;
+  /** What the flow's knowledge retrieve nodes found, shown under the answer. */
+  sources?: AnswerSource[];
 }
 
 /** The names a chatflow's run takes from the conversation itself, not from the inputs form. */
@@ -47,7 +49,7 @@ export const turnInputs = (
 
 /**
  * A run sink for one assistant turn: every event still goes to `base` (the canvas statuses), and
- * the turn follows the stream: text appended, the final output replacing it, an execution error
+ * the turn follows the stream: text appended, sources kept, the final output replacing the text, an execution error
  * shown as the message's error.
  */
 export function turnSink(base: RunSink, update: (patch: (turn: ChatTurn) => ChatTurn) => void): RunSink {
@@ -61,6 +63,8 @@ export function turnSink(base: RunSink, update: (patch: (turn: ChatTurn) => Chat
             ? turn
             : { ...turn, state: 'streaming', content: turn.content + event.text },
         );
+      } else if (event.type === 'sources') {
+        update((turn) => ({ ...turn, sources: event.sources }));
       } else if (event.type === 'execution_completed') {
         const content = event.final_output;
         update((turn) => ({ ...turn, state: 'done', content, empty: content.trim() === '' }));
