@@ -172,6 +172,41 @@ describe.skipIf(inject('noBrowser'))('knowledge in a browser', () => {
     await page.getByTestId('assistant-message').last().getByTestId('answer-sources').waitFor();
   });
 
+  it("the chatbot's embedded chat shows a website visitor the answer's sources too", async () => {
+    const { chatbots } = await call<{ chatbots: { id: string; name: string }[] }>(
+      'GET',
+      `/chatbots?workspace_id=${workspaceId}`,
+    );
+    const bot = chatbots.find((c) => c.name === 'Handbook helper');
+    expect(bot).toBeDefined();
+    const { embed } = await call<{ embed: { token: string } }>('PUT', `/chatbots/${bot!.id}/embed`, {
+      enabled: true,
+      allowed_origins: ['https://handbook.example'],
+    });
+    await page.setViewportSize({ width: 390, height: 780 });
+    await page.goto(`${apiUrl}/embed/${embed.token}?lang=fr`);
+    const box = page.getByRole('textbox', { name: 'Écrivez votre message…' });
+    await box.fill('How many days of paid annual leave do employees have?');
+    await box.press('Enter');
+    const answer = page.locator('[data-role=assistant]').last();
+    const sources = answer.getByTestId('embed-sources');
+    await sources.waitFor({ timeout: 30_000 });
+    expect(await sources.textContent()).toContain('Sources');
+    const first = sources.getByTestId('embed-source-name').filter({ hasText: 'handbook.md' }).first();
+    await first.click();
+    // Opened, a source shows its passage.
+    await sources
+      .getByText(/27 days of paid annual leave/)
+      .first()
+      .waitFor();
+    await page.getByRole('button', { name: 'Envoyer' }).waitFor();
+    await shot(page, 'knowledge-embed-sources-390-fr');
+    // Back on the page later, the answer keeps its sources (read from the conversation's history).
+    await page.reload();
+    await page.locator('[data-role=assistant]').last().getByTestId('embed-sources').waitFor();
+    await page.setViewportSize({ width: 1366, height: 800 });
+  });
+
   it('lists the collection with its counts, and no page error happened', async () => {
     await page.goto(`${webUrl}/knowledges`);
     const card = page.getByTestId('collection-card').filter({ hasText: COLLECTION });

@@ -121,6 +121,7 @@ export function EmbedApp({
             saveConversation(token, id);
           },
           onText: (piece) => patchLast((m) => ({ ...m, text: m.text + piece })),
+          onSources: (sources) => patchLast((m) => ({ ...m, sources })),
           onFinal: (final) => patchLast((m) => ({ ...m, text: final || m.text })),
         },
         controller.signal,

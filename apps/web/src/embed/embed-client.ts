@@ -1,4 +1,4 @@
-import type { EmbedConfig } from '@atelier/schemas';
+import type { AnswerSource, EmbedConfig } from '@atelier/schemas';
 import { finalOutputText } from '@atelier/schemas/final-output';
 import { readSse } from '@/lib/sse';
 
@@ -18,6 +18,21 @@ export interface EmbedMessage {
   role: 'user' | 'assistant';
   text: string;
   error?: boolean;
+  /** Where the answer's context came from (a chatbot answering from its knowledge collections). */
+  sources?: AnswerSource[];
+}
+
+/** The sources an answer carries, as far as they have the shape the widget shows (else none). */
+function sourcesOf(value: unknown): AnswerSource[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (s): s is AnswerSource =>
+      typeof s === 'object' &&
+      s !== null &&
+      typeof (s as AnswerSource).collection_id === 'string' &&
+      typeof (s as AnswerSource).excerpt === 'string' &&
+      typeof (s as AnswerSource).score === 'number',
+  );
 }
 
 const BROWSER_KEY = 'atelier-embed:browser';
@@ -81,24 +96,39 @@ export function embedClient(token: string, pageUrl: string) {
 
     async history(conversationId: string): Promise<EmbedMessage[]> {
       const { history } = await getJson<{
-        history: { id: string; role: string; content: { type: string; text?: string }[]; error: boolean }[];
+        history: {
+          id: string;
+          role: string;
+          content: { type: string; text?: string; sources?: unknown }[];
+          error: boolean;
+        }[];
       }>(`/conversations/${conversationId}/messages`);
-      return history.map((m) => ({
-        id: m.id,
-        role: m.role === 'user' ? 'user' : 'assistant',
-        text: m.content.flatMap((p) => (p.type === 'text' && p.text ? [p.text] : [])).join('\n'),
-        ...(m.error ? { error: true } : {}),
-      }));
+      return history.map((m) => {
+        const sources = m.content.flatMap((p) => (p.type === 'sources' ? sourcesOf(p.sources) : []));
+        return {
+          id: m.id,
+          role: m.role === 'user' ? 'user' : 'assistant',
+          text: m.content.flatMap((p) => (p.type === 'text' && p.text ? [p.text] : [])).join('\n'),
+          ...(m.error ? { error: true } : {}),
+          ...(sources.length > 0 ? { sources } : {}),
+        };
+      });
     },
 
     /**
      * Sends a message and reads the streamed answer: `onText` gets each piece, `onConversation` the
-     * conversation's id; the answer's end resolves, its failure rejects.
+     * conversation's id, `onSources` the passages the answer is based on (all of them so far, best
+     * first); the answer's end resolves, its failure rejects.
      */
     async send(
       message: string,
       conversationId: string | null,
-      sink: { onConversation(id: string): void; onText(text: string): void; onFinal(text: string): void },
+      sink: {
+        onConversation(id: string): void;
+        onText(text: string): void;
+        onSources(sources: AnswerSource[]): void;
+        onFinal(text: string): void;
+      },
       signal: AbortSignal,
     ): Promise<void> {
       const res = await fetch(url('/messages'), {
@@ -118,6 +148,9 @@ export function embedClient(token: string, pageUrl: string) {
             break;
           case 'text':
             if (typeof event.text === 'string') sink.onText(event.text);
+            break;
+          case 'sources':
+            sink.onSources(sourcesOf(event.sources));
             break;
           case 'execution_completed':
             sink.onFinal(finalOutputText(event.final_output) ?? '');

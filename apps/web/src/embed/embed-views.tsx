@@ -1,4 +1,5 @@
-import { AlertCircle, ArrowUp, LoaderCircle } from 'lucide-react';
+import type { AnswerSource } from '@atelier/schemas';
+import { AlertCircle, ArrowUp, FileText, LoaderCircle } from 'lucide-react';
 import { useEffect, useRef, type FormEvent, type KeyboardEvent } from 'react';
 import { Markdown } from '@/features/chat/markdown';
 import { cn } from '@/lib/utils';
@@ -85,10 +86,47 @@ export function Messages({
             ) : (
               <Markdown text={m.text} trailing={writing ? caret : undefined} />
             )}
+            {m.role === 'assistant' && m.sources?.length ? (
+              <Sources sources={m.sources} texts={texts} />
+            ) : null}
           </Bubble>
         );
       })}
       <div ref={end} />
+    </div>
+  );
+}
+
+/**
+ * Where an answer's context came from: the document and its part, each opening to the passage's first
+ * lines (a tap on a phone, where there is no hover).
+ */
+function Sources({ sources, texts }: { sources: AnswerSource[]; texts: EmbedTexts }) {
+  return (
+    <div className="mt-2 border-t border-foreground/10 pt-2 text-xs" data-testid="embed-sources">
+      <p className="mb-1 font-medium text-muted-foreground">{texts.sources}</p>
+      <ol className="grid gap-1">
+        {sources.map((s, i) => (
+          <li key={`${s.collection_id}:${s.document_id ?? ''}:${s.chunk_index ?? i}`}>
+            <details className="group">
+              <summary className="flex cursor-pointer list-none items-center gap-1.5 rounded hover:text-foreground/80 [&::-webkit-details-marker]:hidden">
+                <FileText aria-hidden className="size-3.5 shrink-0 text-muted-foreground" />
+                <span className="truncate font-medium" data-testid="embed-source-name">
+                  {s.filename ?? texts.sourceUntitled}
+                </span>
+                {s.chunk_index !== null ? (
+                  <span className="shrink-0 text-muted-foreground">
+                    · {texts.sourcePart.replace('{n}', String(s.chunk_index + 1))}
+                  </span>
+                ) : null}
+              </summary>
+              <p className="mt-1 whitespace-pre-wrap break-words border-l-2 border-foreground/15 pl-2 text-muted-foreground">
+                {s.excerpt}
+              </p>
+            </details>
+          </li>
+        ))}
+      </ol>
     </div>
   );
 }
