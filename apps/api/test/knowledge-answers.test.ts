@@ -148,6 +148,25 @@ describe('answers from uploaded documents', () => {
     expect(stored.content.find((p: { type: string }) => p.type === 'sources').sources[0].filename).toBe(
       'refunds.md',
     );
+
+    // An integrator's blocking call gets the sources with the answer.
+    const key = await call(t.app, 'POST', `/chatbots/${botId}/api_keys`, {
+      token: token(),
+      body: { name: 'Site' },
+    });
+    expect(key.status).toBe(201);
+    const blocking = await call(t.app, 'POST', '/v1/chat-messages', {
+      token: key.body.key as string,
+      body: { user: 'visitor-1', message: question, stream: false },
+    });
+    expect(blocking.status).toBe(200);
+    expect(blocking.body.status).toBe('succeeded');
+    expect(blocking.body.sources[0]).toMatchObject({
+      filename: 'refunds.md',
+      collection_id: collectionId,
+      collection_name: 'Policies',
+    });
+    expect(blocking.body.sources[0].excerpt).toContain('within 45 days');
   });
 
   it('refuses a collection of another workspace in a chatbot', async () => {

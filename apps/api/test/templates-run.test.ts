@@ -414,6 +414,23 @@ describe('every template runs end to end through the API', () => {
       { type: 'text', text: 'Echo: Can I return unopened bags of beans?' },
       { type: 'sources', sources: streamed },
     ]);
+
+    // Asked through the public API without streaming, the answer comes with the same sources.
+    const key = await call(t.app, 'POST', `/chatbots/${bot}/api_keys`, {
+      token: token(),
+      body: { name: 'Site' },
+    });
+    expect(key.status).toBe(201);
+    const blocking = await call(t.app, 'POST', '/v1/chat-messages', {
+      token: key.body.key as string,
+      body: { user: 'visitor-1', message: 'Can I return unopened bags of beans?', stream: false },
+    });
+    expect(blocking.status).toBe(200);
+    expect(blocking.body).toMatchObject({
+      status: 'succeeded',
+      answer: 'Echo: Can I return unopened bags of beans?',
+    });
+    expect(blocking.body.sources).toEqual(streamed);
   });
 
   it('image-generation: the enhanced prompt becomes an image', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { historyAnswer, conversationsAnswer, inputPart } from './chat';
+import { answerSource, historyAnswer, conversationsAnswer, inputPart } from './chat';
 import { uuid } from './common';
 import { inputValues, run, runStatus } from './runs';
 
@@ -131,6 +131,8 @@ export const publicMessageAnswer = z.object({
   run_id: z.string().nullable(),
   status: z.enum(['succeeded', 'failed', 'cancelled']),
   error: z.string().nullable(),
+  /** Where the answer's context came from: the passages its knowledge collections gave, best first. */
+  sources: z.array(answerSource),
 });
 export type PublicMessageAnswer = z.infer<typeof publicMessageAnswer>;
 

@@ -1,6 +1,7 @@
 import { chatbots, conversations, inferenceLogs, messages, runs, type Db } from '@atelier/db';
 import type { EventLog } from '@atelier/runtime';
 import type {
+  AnswerSource,
   CompletionUsage,
   Conversation,
   InputPart,
@@ -34,6 +35,8 @@ export interface PublicAnswer {
   answer: string;
   status: 'succeeded' | 'failed' | 'cancelled';
   error: string | null;
+  /** Where the answer's context came from (its knowledge passages), best first. */
+  sources: AnswerSource[];
 }
 
 /** Turns of a conversation given as history (as the chat's own flows take). */
@@ -201,21 +204,30 @@ export function createPublicChat(deps: {
       if (turn.kind === 'simple') {
         let text = '';
         let error: string | null = null;
+        let sources: AnswerSource[] = [];
         await deps.simpleChat.run(
           turn.prepared,
           (event) => {
             if (event.type === 'text') text += event.text;
+            if (event.type === 'sources') sources = event.sources;
             if (event.type === 'inference_error') error = event.message;
           },
           signal,
         );
-        return { answer: text, status: error === null ? 'succeeded' : 'failed', error };
+        return {
+          answer: text,
+          status: error === null ? 'succeeded' : 'failed',
+          error,
+          sources: error === null ? sources : [],
+        };
       }
-      const run = await runEnd(turn.run.id, signal);
+      const { run, sources } = await runEnd(turn.run.id, signal);
+      const status = run.status === 'succeeded' || run.status === 'cancelled' ? run.status : 'failed';
       return {
         answer: run.finalOutput ?? '',
-        status: run.status === 'succeeded' || run.status === 'cancelled' ? run.status : 'failed',
+        status,
         error: run.error,
+        sources: status === 'succeeded' ? sources : [],
       };
     },
 
@@ -260,14 +272,22 @@ export function createPublicChat(deps: {
     },
   };
 
-  /** Follows a run's event log to its end; the row is final before the terminal event is logged. */
-  async function runEnd(runId: string, signal: AbortSignal): Promise<RunRow> {
+  /**
+   * Follows a run's event log to its end, keeping the last `sources` event's passages (each holds all
+   * found so far); the row is final before the terminal event is logged.
+   */
+  async function runEnd(
+    runId: string,
+    signal: AbortSignal,
+  ): Promise<{ run: RunRow; sources: AnswerSource[] }> {
+    let sources: AnswerSource[] = [];
     for await (const { event } of deps.events.read(runId, null, signal, { follow: true })) {
+      if (event.type === 'sources') sources = event.sources;
       if (TERMINAL_EVENTS.includes(event.type)) break;
     }
     const [row] = await db.select().from(runs).where(eq(runs.id, runId)).limit(1);
     if (!row) throw notFound('run');
-    return row;
+    return { run: row, sources };
   }
 }
 
