@@ -1,7 +1,10 @@
 import type { UrlPolicy } from '@atelier/net';
-import { startFakeProvider, type FakeProvider } from '@atelier/testkit';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { bagOfWordsEmbedding, startFakeProvider, type FakeProvider } from '@atelier/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdapters, ProviderError, type ChatEvent, type ProviderConfig } from '../src';
+import { decodeEmbedding } from '../src/openai/media';
 
 const ANY: UrlPolicy = { mode: 'any' };
 
@@ -235,6 +238,55 @@ describe('the other model types', () => {
     ).vectors;
     const cos = (a: number[], b: number[]) => a.reduce((s, v, i) => s + v * b[i]!, 0);
     expect(cos(cat!, kitten!)).toBeGreaterThan(cos(cat!, car!));
+  });
+
+  it('embeddings travel as base64 float32 and decode to the vectors the provider made', async () => {
+    const embeddings = createAdapters(config).embeddings!;
+    const { vectors } = await embeddings.embed('text-embedding-3-small', ['the cat sat on the mat']);
+    expect((fake.requests.at(-1)!.body as { encoding_format?: string }).encoding_format).toBe('base64');
+    const made = bagOfWordsEmbedding('the cat sat on the mat', 64);
+    expect(vectors[0]).toEqual(made.map((v) => Math.fround(v)));
+  });
+
+  it('a server that ignores encoding_format and answers numbers (Ollama) still gives the vectors', async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            object: 'list',
+            data: [
+              { object: 'embedding', index: 1, embedding: [0, 1] },
+              { object: 'embedding', index: 0, embedding: [0.6, 0.8] },
+            ],
+            usage: { prompt_tokens: 4, total_tokens: 4 },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const local = createAdapters({ ...config, baseUrl: `http://127.0.0.1:${port}/v1` }).embeddings!;
+      const { vectors, usage } = await local.embed('nomic-embed-text', ['a', 'b']);
+      expect(vectors).toEqual([
+        [0.6, 0.8],
+        [0, 1],
+      ]);
+      expect(usage.inputTokens).toBe(4);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("an embedding that is neither base64 nor numbers is the provider's error, not a wrong vector", () => {
+    expect(decodeEmbedding(Buffer.from(new Float32Array([0.5, -2]).buffer).toString('base64'))).toEqual([
+      0.5, -2,
+    ]);
+    for (const bad of [42, null, { values: [1] }, Buffer.from([1, 2, 3]).toString('base64')]) {
+      expect(() => decodeEmbedding(bad)).toThrow(ProviderError);
+    }
   });
 
   it('generates images with the DALL·E parameters', async () => {

