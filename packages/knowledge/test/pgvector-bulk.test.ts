@@ -129,6 +129,13 @@ function describeBulkLoad(name: string, makeSubject: () => Promise<BulkSubject>)
           )
         ).map((row) => row.name);
       expect(await names()).toEqual(['_deferred_metadata', '_deferred_tsv', 'deferred_pkey']);
+      // A document's chunks are found by containment in the metadata index on every re-ingestion and
+      // delete: no pending list to read whole on each lookup.
+      const [meta] = await subject.sql.query<{ options: string[] | null }>(
+        'SELECT reloptions AS options FROM pg_class WHERE oid = to_regclass($1)',
+        [`${subject.schema}._deferred_metadata`],
+      );
+      expect(meta?.options).toEqual(['fastupdate=off']);
       const rows = all.slice(0, 2_000);
       await subject.store.upsert('deferred', rows);
       const probe = rows[1234]!.embedding;
@@ -140,6 +147,13 @@ function describeBulkLoad(name: string, makeSubject: () => Promise<BulkSubject>)
         subject.store.buildVectorIndex('deferred'),
       ]);
       expect(both.sort()).toEqual([false, true]);
+      // The full-text index's pending entries (the words of every chunk just written) were merged with
+      // the build: nothing is left to clean.
+      const [pending] = await subject.sql.query<{ pages: number }>(
+        'SELECT gin_clean_pending_list(to_regclass($1))::int AS pages',
+        [`${subject.schema}._deferred_tsv`],
+      );
+      expect(pending?.pages).toBe(0);
       expect(await names()).toEqual([
         '_deferred_hnsw',
         '_deferred_metadata',

@@ -185,7 +185,10 @@ function indexStatements(
   return [
     ...(vector ? [vectorIndexStatement(name, table, distance, kind, dimension)] : []),
     `CREATE INDEX ${quoteIdent(`_${name}_tsv`)} ON ${table} USING gin (tsv)`,
-    `CREATE INDEX ${quoteIdent(`_${name}_metadata`)} ON ${table} USING gin (metadata jsonb_path_ops)`,
+    // Without fastupdate: a GIN index's pending list (up to 4 MB of entries not yet merged, 20,000
+    // chunks' metadata) is read whole by every lookup, and a document's chunks (found by containment on
+    // each re-ingestion and delete) took 5 ms instead of 0.1 at 20,000 chunks.
+    `CREATE INDEX ${quoteIdent(`_${name}_metadata`)} ON ${table} USING gin (metadata jsonb_path_ops) WITH (fastupdate = off)`,
   ];
 }
 
@@ -838,6 +841,11 @@ export class PgvectorStore implements VectorStore {
       await query(
         vectorIndexStatement(name, target.table, target.distance, target.index ?? 'vector', target.dimension),
       );
+      // The words of the chunks just ingested wait in the full-text index's pending list, which every
+      // full-text search would read whole until a vacuum merges it: merged now, with the graph.
+      await query('SELECT gin_clean_pending_list(to_regclass($1))', [
+        `${quoteIdent(this.schema)}.${quoteIdent(`_${name}_tsv`)}`,
+      ]);
       await query(`ANALYZE ${target.table}`);
       return true;
     });
