@@ -129,7 +129,13 @@ export function EmbedApp({
     } catch (error) {
       if (controller.signal.aborted) return;
       const { text: reason } = explain(error, texts);
-      patchLast((m) => ({ ...m, error: true, text: m.text ? `${m.text}\n\n${reason}` : reason }));
+      // A failed answer shows no sources (as it is stored: see answerColumns).
+      patchLast((m) => ({
+        id: m.id,
+        role: m.role,
+        error: true,
+        text: m.text ? `${m.text}\n\n${reason}` : reason,
+      }));
     } finally {
       setStreaming(false);
       input.current?.focus();
