@@ -55,10 +55,17 @@ function recording(sql: SqlClient, seen: { text: string; params: unknown[] }[]):
       seen.push({ text, params: params ?? [] });
       return query(text, params);
     };
+  const { withSettings } = sql;
   return {
     ...sql,
     query: wrap(sql.query),
     transaction: (fn) => sql.transaction((query) => fn(wrap(query))),
+    ...(withSettings
+      ? {
+          withSettings: (settings, text, params) =>
+            wrap((t, p) => withSettings(settings, t, p))(text, params),
+        }
+      : {}),
   };
 }
 

@@ -150,6 +150,11 @@ interface ChunkRow {
   distance?: number | string;
 }
 
+/** A search's row: the chunk, its distance, and the HNSW breadth it was searched with. */
+interface SearchRow extends ChunkRow {
+  ef_search: string | null;
+}
+
 function toChunk(row: ChunkRow): StoredChunk {
   const metadata =
     typeof row.metadata === 'string' ? (JSON.parse(row.metadata) as Metadata) : (row.metadata ?? {});
@@ -912,22 +917,35 @@ export class PgvectorStore implements VectorStore {
     // exact search. The containment of the filter's equalities (when it has some) lets the GIN index
     // narrow rows.
     const statement = (exact: boolean) =>
-      `SELECT * FROM (SELECT ${this.columns(target)}, ${distance} AS distance FROM ${target.table} AS t
+      `SELECT *, current_setting('hnsw.ef_search', true) AS ef_search FROM (SELECT ${this.columns(target)},
+            ${distance} AS distance FROM ${target.table} AS t
           WHERE ${target.embedding} IS NOT NULL AND ${where}${narrow}
           ORDER BY ${exact ? `${distance} + 0` : indexed} LIMIT ${candidates}) s
         ORDER BY distance, id LIMIT ${limit}`;
+    const efSearch = Math.min(1000, Math.max(this.efSearch, topK * 4));
+    const scored = (rows: SearchRow[]) =>
+      rows.map((row) => ({ ...toChunk(row), score: score(Number(row.distance)) }));
+    if (!request.filter && this.sql.withSettings) {
+      // The index scan's breadth as a setting of the connection's session: one round trip. The rows
+      // say the breadth they were searched with; another (a shared session changed it) searches again.
+      const rows = await this.sql.withSettings<SearchRow>(
+        { 'hnsw.ef_search': String(efSearch) },
+        statement(false),
+        params.values,
+      );
+      if (rows.length === 0 || Number(rows[0]!.ef_search) === efSearch) return scored(rows);
+    }
     const iterative = request.filter ? await this.supportsIterativeScan() : false;
     // The index scan's breadth goes with the BEGIN, in its round trip (a number of ours).
-    const efSearch = Math.min(1000, Math.max(this.efSearch, topK * 4));
     const settings = `SELECT set_config('hnsw.ef_search', '${efSearch}', true)${
       iterative ? ", set_config('hnsw.iterative_scan', 'relaxed_order', true)" : ''
     }`;
     const rows = await this.read(
       target,
       async (query) => {
-        if (request.filter && !iterative) return query<ChunkRow>(statement(true), params.values);
+        if (request.filter && !iterative) return query<SearchRow>(statement(true), params.values);
         if (contains && (await this.fewMatches(query, target, contains, topK))) {
-          return query<ChunkRow>(statement(true), params.values);
+          return query<SearchRow>(statement(true), params.values);
         }
         // With a filter, the planner's row estimate would otherwise make it prefer a scan of the
         // matching rows and a sort: the iterative index scan is the plan (exact search follows when it
@@ -937,18 +955,18 @@ export class PgvectorStore implements VectorStore {
             "SELECT set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)",
           );
         }
-        const approximate = await query<ChunkRow>(statement(false), params.values);
+        const approximate = await query<SearchRow>(statement(false), params.values);
         // A selective filter can exhaust the index scan (hnsw.max_scan_tuples) before topK rows match:
         // then exact search over the matching rows answers; it returns fewer only when fewer match.
         if (approximate.length >= topK || !request.filter) return approximate;
         await query(
           "SELECT set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true)",
         );
-        return query<ChunkRow>(statement(true), params.values);
+        return query<SearchRow>(statement(true), params.values);
       },
       settings,
     );
-    return rows.map((row) => ({ ...toChunk(row), score: score(Number(row.distance)) }));
+    return scored(rows);
   }
 
   /**

@@ -19,6 +19,19 @@ export interface TransactionOptions {
 export interface SqlClient {
   query: QueryFn;
   transaction<T>(fn: (query: QueryFn) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * One statement on a connection whose session carries `settings`. A pool's connection keeps them: each
+   * is set once per connection and value (a round trip before the statement), so in steady state this is
+   * one round trip where a transaction with local settings takes two. Only for settings every user of
+   * the connection may carry (the HNSW scan's breadth: only searches read it). They may not hold when the
+   * statement runs (the embedded database's connections share one session): the caller checks. Absent:
+   * use a transaction.
+   */
+  withSettings?<T>(
+    settings: Readonly<Record<string, string>>,
+    text: string,
+    params?: unknown[],
+  ): Promise<T[]>;
   close(): Promise<void>;
   /** node-postgres: a Buffer parameter travels in binary format (vectors then skip text formatting). */
   binaryParameters?: boolean;
@@ -52,6 +65,8 @@ function isPglite(value: unknown): value is PgliteLike {
 }
 
 export function poolClient(pool: pg.Pool, owned: boolean): SqlClient {
+  /** The session settings each connection was given (see withSettings). */
+  const sessions = new WeakMap<pg.PoolClient, Map<string, string>>();
   return {
     query: async <T>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as T[],
     transaction: async (fn, options = {}) => {
@@ -67,6 +82,25 @@ export function poolClient(pool: pg.Pool, owned: boolean): SqlClient {
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    withSettings: async <T>(settings: Readonly<Record<string, string>>, text: string, params?: unknown[]) => {
+      const client = await pool.connect();
+      try {
+        let known = sessions.get(client);
+        if (!known) sessions.set(client, (known = new Map()));
+        const changed = Object.entries(settings).filter(([name, value]) => known.get(name) !== value);
+        if (changed.length > 0) {
+          const calls = changed.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, false)`);
+          await client.query(`SELECT ${calls.join(', ')}`, changed.flat());
+          for (const [name, value] of changed) known.set(name, value);
+        }
+        return (await client.query(text, params)).rows as T[];
+      } catch (error) {
+        sessions.delete(client);
         throw error;
       } finally {
         client.release();
