@@ -1,4 +1,5 @@
 import { openDatabase } from '@atelier/db';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createPgvectorStore,
@@ -220,6 +221,43 @@ describe.skipIf(Boolean(vectorUnavailable))(
         expect(kind?.vector_index).toBe('halfvec');
       } finally {
         await database.close();
+        await dropSchemas(schema);
+      }
+    });
+  },
+);
+
+describe.skipIf(Boolean(vectorUnavailable))(
+  `PostgreSQL with pgvector: the deferred index build${vectorUnavailable ? ` (skipped: ${vectorUnavailable})` : ''}`,
+  () => {
+    it("builds with the server's parallel maintenance workers and leaves no table option behind", async () => {
+      const schema = uniqueName('kb_parallel');
+      const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+      // The server says at DEBUG1 how many workers a build used.
+      const said: string[] = [];
+      pool.on('connect', (client) => {
+        client.on('notice', (notice) => said.push(notice.message ?? ''));
+        void client.query('SET client_min_messages = debug1');
+      });
+      try {
+        const store = createPgvectorStore(toSqlClient(pool), { schema });
+        await store.createCollection({ name: 'built', dimension: DIMENSION, deferVectorIndex: true });
+        const all = chunks(500, 51);
+        await store.upsert('built', all);
+        expect(await store.buildVectorIndex('built')).toBe(true);
+        expect(said.join('\n')).toMatch(/using [1-9]\d* parallel workers/);
+        const [table] = (
+          await pool.query<{ options: string[] | null }>(
+            'SELECT reloptions AS options FROM pg_class WHERE oid = $1::regclass',
+            [`"${schema}".built`],
+          )
+        ).rows;
+        expect(table?.options ?? null).toBeNull();
+        const vector = randomVector(seeded(52), DIMENSION);
+        const hits = await store.query('built', { vector, topK: 5 });
+        expect(hits.map((hit) => hit.id)).toEqual(exactTop(all, vector, 5, 'cosine'));
+      } finally {
+        await pool.end();
         await dropSchemas(schema);
       }
     });

@@ -61,6 +61,8 @@ const INIT_LOCK = 727_501_417;
 const EXACT_FILTER_ROWS = 2_000;
 /** An HNSW graph element besides its vector: its links (m = 16: 32 on layer 0) and bookkeeping. */
 const HNSW_ELEMENT_BYTES = 600;
+/** Parallel workers an index build asks for; the server's max_parallel_maintenance_workers caps them. */
+const MAX_BUILD_WORKERS = 8;
 const ENDIANNESS = endianness();
 
 const OPERATORS: Record<Distance, { op: string; opclass: string; score: (d: number) => number }> = {
@@ -843,9 +845,15 @@ export class PgvectorStore implements VectorStore {
       const rows = await this.countRows(query, target);
       if (rows <= this.exactSearchUpTo) return false;
       await this.raiseBuildMemory(query, target, rows);
+      // The server's parallel maintenance workers build the graph with it (max_parallel_maintenance_workers,
+      // 2 by default; 0 builds alone). Asked for: the planner sizes a build by the table's heap, which
+      // holds little (the vectors live in TOAST), and would build alone. 20,000 x 1,536 on 2 cores: 22.0 s
+      // alone, 11.9 s with 2 workers. Reset in the same transaction: no one else ever sees the option.
+      await query(`ALTER TABLE ${target.table} SET (parallel_workers = ${MAX_BUILD_WORKERS})`);
       await query(
         vectorIndexStatement(name, target.table, target.distance, target.index ?? 'vector', target.dimension),
       );
+      await query(`ALTER TABLE ${target.table} RESET (parallel_workers)`);
       // The words of the chunks just ingested wait in the full-text index's pending list, which every
       // full-text search would read whole until a vacuum merges it: merged now, with the graph.
       await query('SELECT gin_clean_pending_list(to_regclass($1))', [
