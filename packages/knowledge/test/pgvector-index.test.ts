@@ -256,6 +256,12 @@ describe.skipIf(Boolean(vectorUnavailable))(
         const vector = randomVector(seeded(52), DIMENSION);
         const hits = await store.query('built', { vector, topK: 5 });
         expect(hits.map((hit) => hit.id)).toEqual(exactTop(all, vector, 5, 'cosine'));
+
+        // A bulk load rebuilds its indexes the same way.
+        said.length = 0;
+        await store.createCollection({ name: 'loaded', dimension: DIMENSION });
+        expect(await store.bulkLoad('loaded', [chunks(500, 53)])).toBe(500);
+        expect(said.join('\n')).toMatch(/using [1-9]\d* parallel workers/);
       } finally {
         await pool.end();
         await dropSchemas(schema);
