@@ -63,8 +63,10 @@ function recording(sql: SqlClient, seen: { text: string; params: unknown[] }[]):
     transaction: (fn) => sql.transaction((query) => fn(wrap(query))),
     ...(withSettings
       ? {
-          withSettings: (settings, text, params) =>
-            wrap((t, p) => withSettings(settings, t, p))(text, params),
+          withSettings: (settings, text, params, held) => {
+            seen.push({ text, params });
+            return withSettings(settings, text, params, held);
+          },
         }
       : {}),
   };

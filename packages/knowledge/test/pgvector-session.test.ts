@@ -53,6 +53,13 @@ function describeSessionSearch(name: string, makeSubject: () => Promise<Subject>
       const before = sent.length;
       expect(await subject.store.query('session', query)).toHaveLength(100);
       expect(sent.slice(before).some((text) => text.startsWith('BEGIN READ ONLY'))).toBe(true);
+      // The connection's breadth is set again: the next search is back to one statement after it.
+      const after = sent.length;
+      expect(await subject.store.query('session', query)).toHaveLength(100);
+      const next = sent.slice(after);
+      expect(next).toHaveLength(2);
+      expect(next[0]).toMatch(/^SELECT set_config/);
+      expect(next[1]).toMatch(/^SELECT \*, current_setting\('hnsw\.ef_search'/);
     });
   });
 }

@@ -947,8 +947,9 @@ export class PgvectorStore implements VectorStore {
         { 'hnsw.ef_search': String(efSearch) },
         statement(false),
         params.values,
+        (found) => found.length === 0 || Number(found[0]!.ef_search) === efSearch,
       );
-      if (rows.length === 0 || Number(rows[0]!.ef_search) === efSearch) return scored(rows);
+      if (rows) return scored(rows);
     }
     const iterative = request.filter ? await this.supportsIterativeScan() : false;
     // The index scan's breadth goes with the BEGIN, in its round trip (a number of ours).

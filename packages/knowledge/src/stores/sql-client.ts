@@ -24,14 +24,16 @@ export interface SqlClient {
    * is set once per connection and value (a round trip before the statement), so in steady state this is
    * one round trip where a transaction with local settings takes two. Only for settings every user of
    * the connection may carry (the HNSW scan's breadth: only searches read it). They may not hold when the
-   * statement runs (the embedded database's connections share one session): the caller checks. Absent:
-   * use a transaction.
+   * statement runs (the embedded database's connections share one session): `held` says from the rows
+   * whether they did; when not, this answers null (use a transaction) and the connection's settings are
+   * set again next time. Absent: use a transaction.
    */
   withSettings?<T>(
     settings: Readonly<Record<string, string>>,
     text: string,
-    params?: unknown[],
-  ): Promise<T[]>;
+    params: unknown[],
+    held: (rows: T[]) => boolean,
+  ): Promise<T[] | null>;
   close(): Promise<void>;
   /** node-postgres: a Buffer parameter travels in binary format (vectors then skip text formatting). */
   binaryParameters?: boolean;
@@ -87,7 +89,12 @@ export function poolClient(pool: pg.Pool, owned: boolean): SqlClient {
         client.release();
       }
     },
-    withSettings: async <T>(settings: Readonly<Record<string, string>>, text: string, params?: unknown[]) => {
+    withSettings: async <T>(
+      settings: Readonly<Record<string, string>>,
+      text: string,
+      params: unknown[],
+      held: (rows: T[]) => boolean,
+    ) => {
       const client = await pool.connect();
       try {
         let known = sessions.get(client);
@@ -98,7 +105,10 @@ export function poolClient(pool: pg.Pool, owned: boolean): SqlClient {
           await client.query(`SELECT ${calls.join(', ')}`, changed.flat());
           for (const [name, value] of changed) known.set(name, value);
         }
-        return (await client.query(text, params)).rows as T[];
+        const rows = (await client.query(text, params)).rows as T[];
+        if (held(rows)) return rows;
+        sessions.delete(client);
+        return null;
       } catch (error) {
         sessions.delete(client);
         throw error;
