@@ -12,6 +12,7 @@ import {
   createMemoryEventLog,
   createRunExecutor,
   createRunLifecycle,
+  recordMessage,
   RUN_CANCELLED,
   RUN_TRANSITIONS,
   RUNNER_STOPPED,
@@ -135,6 +136,24 @@ describe('the run state table', () => {
     expect(checked).toHaveLength(runStatuses.length * targets.length);
     await db.delete(runs).where(eq(runs.organizationId, org.id));
     await events.close();
+  });
+
+  it("stores a message after its conversation's last one, even when the clock says the same time or earlier", async () => {
+    const { db, org, lifecycle, conv, row } = await runningChatRun();
+    await recordMessage(db, conv, 'user', [{ type: 'text', text: 'first' }]);
+    // A clock that ticks in milliseconds gives a fast answer its question's time; here, a later one.
+    const ahead = new Date(Date.now() + 3_600_000);
+    await db.update(messages).set({ createdAt: ahead }).where(eq(messages.conversationId, conv));
+    await recordMessage(db, conv, 'user', [{ type: 'text', text: 'second' }]);
+    expect(await lifecycle.finish(row.id, { status: 'succeeded', outputs: {}, text: 'third' })).toBe(true);
+    const stored = await db
+      .select()
+      .from(messages)
+      .where(eq(messages.conversationId, conv))
+      .orderBy(asc(messages.createdAt));
+    expect(stored.map((m) => (m.content[0] as { text: string }).text)).toEqual(['first', 'second', 'third']);
+    expect(stored[1]!.createdAt.getTime()).toBeGreaterThanOrEqual(ahead.getTime());
+    await db.delete(runs).where(eq(runs.organizationId, org.id));
   });
 
   it('ends a run once: a second end (the reaper racing the runner) is refused and logs nothing', async () => {

@@ -1,13 +1,4 @@
-import {
-  insertInto,
-  messages,
-  statementRows,
-  statementRowsTogether,
-  stmt,
-  verbatim,
-  type Db,
-  type Statement,
-} from '@atelier/db';
+import { statementRows, statementRowsTogether, stmt, verbatim, type Db, type Statement } from '@atelier/db';
 import type { AnswerSource, MessagePart } from '@atelier/schemas';
 import { storableJson } from '@atelier/db';
 
@@ -20,6 +11,15 @@ export function titleFrom(text: string): string {
   if (line.length <= 60) return line || 'New conversation';
   const cut = line.slice(0, 60);
   return `${cut.slice(0, cut.lastIndexOf(' ') > 30 ? cut.lastIndexOf(' ') : 60)}…`;
+}
+
+/**
+ * A new message's time: now, or just after its conversation's last message when that is as late. Messages
+ * are read in time order, and a clock can give two of them the same time (the embedded database's ticks
+ * in milliseconds: a question and its fast answer), so the answer could be read before its question.
+ */
+function createdAfterLast(conversationId: Statement): Statement {
+  return stmt`greatest(now(), (select max(m.created_at) + interval '1 microsecond' from messages m where m.conversation_id = ${conversationId}))`;
 }
 
 /**
@@ -37,13 +37,10 @@ export function messageCtes(
 ): Statement {
   content = storableJson(content);
   const text = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' ');
-  const insert = insertInto(
-    messages,
-    id
-      ? ['id', 'conversationId', 'role', 'content', 'error']
-      : ['conversationId', 'role', 'content', 'error'],
-    { ...(id ? { id } : {}), conversationId, role, content, error },
-  );
+  const values = stmt`${conversationId}::uuid, ${role}::text, ${JSON.stringify(content)}::jsonb, ${error}::boolean, ${createdAfterLast(stmt`${conversationId}::uuid`)}`;
+  const insert = id
+    ? stmt`insert into messages (id, conversation_id, role, content, error, created_at) values (${id}::uuid, ${values})`
+    : stmt`insert into messages (conversation_id, role, content, error, created_at) values (${values})`;
   // A question names its conversation when it has no title yet; an answer never does.
   const title = role === 'user' ? titleFrom(text) : null;
   return stmt`saved as (${insert} returning id), touched as (
@@ -93,8 +90,8 @@ export function answerColumns(text: string, failed: boolean, sources: readonly A
 export function answerWrites(source: string): Statement {
   const from = verbatim(source);
   return stmt`answers_saved as (
-      insert into messages (conversation_id, role, content, error)
-      select e.conversation_id, 'assistant', e.answer, e.failed
+      insert into messages (conversation_id, role, content, error, created_at)
+      select e.conversation_id, 'assistant', e.answer, e.failed, ${createdAfterLast(verbatim('e.conversation_id'))}
       from ${from} e join conversations c on c.id = e.conversation_id),
     answers_touched as (
       update conversations c set updated_at = now(), last_message_preview = e.preview
