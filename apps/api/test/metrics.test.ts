@@ -2,12 +2,11 @@ import type { AddressInfo } from 'node:net';
 import { providerKinds } from '@atelier/schemas';
 import { sharedTestDatabase, startFakeProvider, type FakeProvider } from '@atelier/testkit';
 import type { FastifyInstance } from 'fastify';
-import { Readable } from 'node:stream';
-import { getMetricsFromStream, type PromLabels, type PromMetrics } from 'prom2javascript';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app';
 import { finished, flowBot, readEvents, storyFlow } from './flows';
 import { call, createOrg, fakeModel, startTestApp, testConfig, type Org } from './helpers';
+import { parsePrometheusText, type Labels, type Metrics } from './prometheus-text';
 
 // GET /metrics after a simple chat and a flow run, read with a Prometheus text-format parser. The
 // registry is the process's: tests in the same worker add to it, so figures are compared before/after.
@@ -32,22 +31,21 @@ afterAll(async () => {
   await fake.close();
 });
 
-/** The exposition text parsed by a Prometheus text-format parser (it throws on a malformed line). */
-const parse = (text: string) => getMetricsFromStream(Readable.from([text]));
+/** The exposition text read strictly (it throws on a line Prometheus would refuse). */
+const parse = parsePrometheusText;
 
-async function scrape(): Promise<PromMetrics> {
+async function scrape(): Promise<Metrics> {
   const res = await fetch(`${base}/metrics`);
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
   return parse(await res.text());
 }
 
-type Series = { labels: PromLabels; value?: number; count?: number };
-const seriesOf = (metrics: PromMetrics, name: string) => (metrics[name]?.data ?? []) as Series[];
-const matches = (labels: PromLabels, wanted: Record<string, string>) =>
+const seriesOf = (metrics: Metrics, name: string) => metrics[name]?.series ?? [];
+const matches = (labels: Labels, wanted: Record<string, string>) =>
   Object.entries(wanted).every(([k, v]) => labels[k] === v);
 /** A counter's or gauge's value, a histogram's count, summed over the series with these labels (0 when none). */
-function valueOf(metrics: PromMetrics, name: string, labels: Record<string, string> = {}): number {
+function valueOf(metrics: Metrics, name: string, labels: Record<string, string> = {}): number {
   return seriesOf(metrics, name)
     .filter((s) => matches(s.labels, labels))
     .reduce((sum, s) => sum + (s.count ?? s.value ?? 0), 0);
@@ -81,6 +79,32 @@ async function chatOnce(): Promise<void> {
 }
 
 describe('GET /metrics', () => {
+  it("reads what Prometheus reads: NaN (prom-client's event loop lag before its first sample), ±Inf, labelled histograms; not a word", () => {
+    const read = parse(
+      [
+        '# TYPE lag gauge',
+        'lag Nan',
+        '# TYPE h histogram',
+        'h_bucket{route="a",le="+Inf"} 2',
+        'h_sum{route="a"} 1',
+        'h_count{route="a"} 2',
+        'h_bucket{route="b",le="0.5"} 1',
+        'h_bucket{route="b",le="+Inf"} 3',
+        'h_sum{route="b"} 1.5e0',
+        'h_count{route="b"} 3',
+      ].join('\n'),
+    );
+    expect(read.lag?.series[0]?.value).toBeNaN();
+    expect(read.h?.type).toBe('histogram');
+    expect(read.h?.series).toEqual([
+      { labels: { route: 'a' }, buckets: { '+Inf': 2 }, sum: 1, count: 2 },
+      { labels: { route: 'b' }, buckets: { '0.5': 1, '+Inf': 3 }, sum: 1.5, count: 3 },
+    ]);
+    expect(() => parse('# TYPE g gauge\ng abc\n')).toThrow(/not a sample value/);
+    expect(() => parse('g{x=1} 3\n')).toThrow(/malformed labels/);
+    expect(() => parse('g{x="1"}\n')).toThrow(/Unable to parse/);
+  });
+
   it('counts requests, streams, the queue, runs, nodes, model calls, tokens and first tokens', async () => {
     const before = await scrape();
     await chatOnce();
@@ -101,7 +125,7 @@ describe('GET /metrics', () => {
     await readEvents(stream);
     await finished(app, org.admin.token, runId);
 
-    let after: PromMetrics = {};
+    let after: Metrics = {};
     await vi.waitFor(async () => {
       after = await scrape();
       expect(
@@ -176,7 +200,7 @@ describe('GET /metrics', () => {
     const text = await (await fetch(`${base}/metrics`)).text();
     expect(text).not.toContain('1234-abcd');
     expect(
-      valueOf(await parse(text), 'atelier_http_request_duration_seconds', {
+      valueOf(parse(text), 'atelier_http_request_duration_seconds', {
         route: 'unmatched',
         status_code: '404',
       }),
@@ -190,7 +214,7 @@ describe('GET /metrics', () => {
       expect((await call(guarded.app, 'GET', '/metrics', { token: 'wrong' })).status).toBe(401);
       const ok = await call(guarded.app, 'GET', '/metrics', { token: 'a-long-metrics-token-0123456789' });
       expect(ok.status).toBe(200);
-      expect(Object.keys(await parse(ok.body as string)).length).toBeGreaterThan(10);
+      expect(Object.keys(parse(ok.body as string)).length).toBeGreaterThan(10);
     } finally {
       await guarded.close();
     }
