@@ -7,12 +7,16 @@
 //
 // For each burst: answers/s (streams / time from the first request to the last answer's end), its
 // ratio to direct at the same burst, time to first token p50/p99, whole answer p50, the API's CPU per
-// answer (utime + stime of its process, from /proc) and its peak RSS while the burst ran; on the
-// embedded default the database's own process is measured too (db_cpu, db_rss). Each burst is run
+// answer (utime + stime of its process, from /proc) and its peak RSS while the burst ran; the
+// database's CPU per answer (db_cpu: the embedded database's process, or every PostgreSQL and Redis
+// process of the machine) and, on the embedded default, its peak RSS; and the whole machine's busy CPU per
+// answer (all_cpu: client, fake provider, API and databases, from /proc/stat). CPU is counted until the
+// writes that follow an answer have landed (a pause after each round). On 2 cores the ratio to direct
+// is about direct's all_cpu over the path's. Each burst is run
 // ROUNDS times: the best round's answers/s is kept (the machine is shared; the best round is the one
 // least disturbed), latencies over all rounds. Last line: one JSON object (simple_ratio_200,
 // chatflow_ratio_200, ttft_over_total_50, ...) for the setup it ran.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { api, launchApi, login, root, start, stopAll, firstLine } from '../shared/processes';
 import { percentile } from '../shared/stats';
@@ -133,6 +137,29 @@ function sample(pid: number): { cpu: number; rss: number } {
   }
 }
 
+/** The machine's busy CPU seconds since boot (all CPUs: everything but idle and iowait), from /proc/stat. */
+function machineBusy(): number {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
+  const [user, nice, system, , , irq, softirq, steal] = ticks.map(Number) as number[];
+  return (user! + nice! + system! + irq! + softirq! + steal!) / 100;
+}
+
+/** Every process of the machine with one of these names (PostgreSQL's server and backends, Redis). */
+function processesNamed(names: string[]): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (names.includes(readFileSync(`/proc/${entry}/comm`, 'utf8').trim())) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+const cpuOf = (pids: number[]) => pids.reduce((sum, pid) => sum + (sample(pid).cpu || 0), 0);
+
 const childrenOf = (pid: number): number[] => {
   try {
     const text = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
@@ -151,37 +178,42 @@ interface Burst {
   apiRssMb: number;
   dbCpuMs: number;
   dbRssMb: number;
+  allCpuMs: number;
 }
 
 /** N clients started together, ROUNDS times; the processes watched meanwhile. */
 async function burst(
   n: number,
   one: (client: number, round: number) => Promise<Stream>,
-  watched: { api: number | null; db: number | null },
+  watched: { api: number | null; db: (() => number[]) | null; dbRss: number | null },
 ): Promise<Burst> {
   const runs: Stream[] = [];
   let best = 0;
   let cpuApi = 0;
   let cpuDb = 0;
+  let cpuAll = 0;
   let peakApi = 0;
   let peakDb = 0;
   for (let round = 0; round < ROUNDS; round++) {
     const api0 = watched.api ? sample(watched.api) : null;
-    const db0 = watched.db ? sample(watched.db) : null;
+    const dbPids = watched.db?.() ?? [];
+    const db0 = cpuOf(dbPids);
+    const all0 = machineBusy();
     const watch = setInterval(() => {
       if (watched.api) peakApi = Math.max(peakApi, sample(watched.api).rss);
-      if (watched.db) peakDb = Math.max(peakDb, sample(watched.db).rss);
+      if (watched.dbRss) peakDb = Math.max(peakDb, sample(watched.dbRss).rss);
     }, 50);
     const started = performance.now();
     const answers = await Promise.all(Array.from({ length: n }, (_, i) => one(i, round)));
     const seconds = (performance.now() - started) / 1000;
     clearInterval(watch);
-    if (watched.api && api0) cpuApi += sample(watched.api).cpu - api0.cpu;
-    if (watched.db && db0) cpuDb += sample(watched.db).cpu - db0.cpu;
     best = Math.max(best, n / seconds);
     runs.push(...answers);
-    // Let the writes that follow an answer (batched after [DONE]) land outside the next round.
+    // Let the writes that follow an answer (batched after [DONE]) land, counted, outside the next round.
     await new Promise((r) => setTimeout(r, 200));
+    if (watched.api && api0) cpuApi += sample(watched.api).cpu - api0.cpu;
+    cpuDb += cpuOf(dbPids) - db0;
+    cpuAll += machineBusy() - all0;
   }
   const count = n * ROUNDS;
   return {
@@ -202,6 +234,7 @@ async function burst(
     apiRssMb: peakApi / 2 ** 20,
     dbCpuMs: watched.db ? (cpuDb * 1000) / count : NaN,
     dbRssMb: peakDb / 2 ** 20,
+    allCpuMs: (cpuAll * 1000) / count,
   };
 }
 
@@ -297,13 +330,17 @@ async function main() {
   await warm(flowBot, chatflow(base, token));
 
   const setup = postgres ? 'postgres' : 'pglite';
-  const watched = { api: apiPid, db: dbPid };
+  const watched = {
+    api: apiPid,
+    db: postgres ? () => processesNamed(['postgres', 'redis-server']) : dbPid ? () => [dbPid] : null,
+    dbRss: dbPid,
+  };
   console.log(
     `setup: ${setup}; fake provider: 20 tokens, first after ${FIRST_TOKEN_MS} ms, then every ${TOKEN_MS} ms; ` +
       `${ROUNDS} rounds per burst (answers/s: the best round); times in ms, CPU in ms per answer, RSS in MB`,
   );
   console.log(
-    'streams  path        answers/s  ratio  ttft_p50 ttft_p99 total_p50  api_cpu api_rss   db_cpu  db_rss',
+    'streams  path        answers/s  ratio  ttft_p50 ttft_p99 total_p50  api_cpu api_rss   db_cpu  db_rss  all_cpu',
   );
   const results: Record<string, Record<number, Burst>> = { direct: {}, simple: {}, chatflow: {} };
   const fmt = (v: number, width: number, digits = 1) =>
@@ -311,7 +348,7 @@ async function main() {
   for (const n of LEVELS) {
     const simpleConversations = await conversationsFor(simpleBot, n * ROUNDS);
     const flowConversations = await conversationsFor(flowBot, n * ROUNDS);
-    results.direct![n] = await burst(n, direct(fakeUrl), { api: null, db: null });
+    results.direct![n] = await burst(n, direct(fakeUrl), { api: null, db: null, dbRss: null });
     if (PATHS.includes('simple'))
       results.simple![n] = await burst(
         n,
@@ -331,7 +368,8 @@ async function main() {
       console.log(
         `${String(n).padStart(7)}  ${path.padEnd(10)}${fmt(r.perSecond, 10)}${fmt(ratio, 7, 2)}` +
           `${fmt(r.ttft50, 9)}${fmt(r.ttft99, 9)}${fmt(r.total50, 10)}` +
-          `${fmt(r.apiCpuMs, 9, 2)}${fmt(r.apiRssMb, 8, 0)}${fmt(r.dbCpuMs, 9, 2)}${fmt(r.dbRssMb, 8, 0)}`,
+          `${fmt(r.apiCpuMs, 9, 2)}${fmt(r.apiRssMb, 8, 0)}${fmt(r.dbCpuMs, 9, 2)}${fmt(r.dbRssMb, 8, 0)}` +
+          fmt(r.allCpuMs, 9, 2),
       );
     }
   }
@@ -355,6 +393,11 @@ async function main() {
       direct_per_second_200: round(results.direct![200]?.perSecond, 1),
       simple_api_cpu_ms: round(results.simple![top]?.apiCpuMs, 2),
       chatflow_api_cpu_ms: round(results.chatflow![top]?.apiCpuMs, 2),
+      simple_db_cpu_ms: round(results.simple![top]?.dbCpuMs, 2),
+      chatflow_db_cpu_ms: round(results.chatflow![top]?.dbCpuMs, 2),
+      direct_all_cpu_ms: round(results.direct![top]?.allCpuMs, 2),
+      simple_all_cpu_ms: round(results.simple![top]?.allCpuMs, 2),
+      chatflow_all_cpu_ms: round(results.chatflow![top]?.allCpuMs, 2),
       api_rss_mb_200: round(
         Math.max(results.simple![top]?.apiRssMb ?? NaN, results.chatflow![top]?.apiRssMb ?? NaN),
         0,

@@ -137,13 +137,14 @@ const together = new WeakMap<object, (statement: Statement, key: string) => Prom
 /**
  * `statementRows` for writes that contend for a row every caller of a `key` updates (an
  * organization's credit plan: each answer's charge). Sent one by one, each holds that row's lock until
- * its commit has been flushed to disk, so concurrent answers queue behind one flush each. The
- * statements of one key sent in the same turn of the event loop run in one transaction instead, one
- * after another: one lock wait and one flush for all of them, and each still sees the row as the one
- * before it left it. A transaction holds one key's statements only, so two never wait for each other's
- * rows in opposite orders. When one fails, the others run again one by one: a statement only ever fails
- * with its own error. Each caller's promise settles once its statement is committed. On a client
- * without a pool (PGlite in this process) each statement runs alone.
+ * its commit has been flushed to disk, so concurrent answers queue behind one flush each, every waiter
+ * holding a connection. Instead, a key has at most one transaction at a time: the statements that come
+ * while it runs wait in this process and all run in the next one, one after another (at most
+ * `MAX_TOGETHER` per transaction): one flush for all, no lock waits, and each still sees the row as the
+ * one before it left it. A transaction holds one key's statements only, so two never wait for each
+ * other's rows in opposite orders. When one fails, the others run again one by one: a statement only
+ * ever fails with its own error. Each caller's promise settles once its statement is committed. On a
+ * client without a pool (PGlite in this process) each statement runs alone.
  */
 export function statementRowsTogether<T>(db: Db, statement: Statement, key: string): Promise<T[]> {
   const client = (db as unknown as { $client: RawClient & Partial<PoolLike> }).$client;
@@ -160,16 +161,13 @@ interface Pending {
 }
 
 function batcher(pool: PoolLike): (statement: Statement, key: string) => Promise<unknown[]> {
-  const pending = new Map<string, Pending[]>();
+  /** Per key, the statements waiting for its next transaction; a key is here while one runs or is due. */
+  const keys = new Map<string, Pending[]>();
   const alone = (item: Pending) => {
     const { text, values } = render(item.statement);
-    pool.query(text, values).then((r) => item.resolve(r.rows), item.reject);
+    return pool.query(text, values).then((r) => item.resolve(r.rows), item.reject);
   };
-  async function flush(key: string) {
-    const waiting = pending.get(key)!;
-    const batch = waiting.splice(0, MAX_TOGETHER);
-    if (waiting.length > 0) setImmediate(() => void flush(key));
-    else pending.delete(key);
+  async function transaction(batch: Pending[]): Promise<void> {
     if (batch.length === 1) return alone(batch[0]!);
     let connection: Awaited<ReturnType<PoolLike['connect']>> | null = null;
     const results: unknown[][] = [];
@@ -185,19 +183,30 @@ function batcher(pool: PoolLike): (statement: Statement, key: string) => Promise
       if (connection) await connection.query('rollback', []).catch(() => undefined);
       connection?.release(true); // not reused: it may be broken
       connection = null;
-      batch.forEach(alone);
+      await Promise.all(batch.map(alone));
       return;
     } finally {
       connection?.release();
     }
     batch.forEach((item, i) => item.resolve(results[i]!));
   }
+  async function drain(key: string) {
+    const waiting = keys.get(key)!;
+    try {
+      while (waiting.length > 0) await transaction(waiting.splice(0, MAX_TOGETHER));
+    } catch (error) {
+      waiting.splice(0).forEach((item) => item.reject(error)); // never left waiting
+    } finally {
+      keys.delete(key);
+    }
+  }
   return (statement, key) =>
     new Promise((resolve, reject) => {
-      let waiting = pending.get(key);
+      let waiting = keys.get(key);
       if (!waiting) {
-        pending.set(key, (waiting = []));
-        setImmediate(() => void flush(key));
+        keys.set(key, (waiting = []));
+        // What comes in the rest of this turn of the event loop joins the first transaction.
+        setImmediate(() => void drain(key));
       }
       waiting.push({ statement, resolve, reject });
     });

@@ -132,6 +132,35 @@ describe('statementRowsTogether', () => {
     },
   );
 
+  it.runIf(process.env.DATABASE_URL)(
+    "while a key's transaction runs, what comes for the key waits and runs in the next one, together",
+    async () => {
+      const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      const first = statementRowsTogether<{ txid: string; ended: Date }>(
+        database.db,
+        stmt`select txid_current()::text as txid, pg_sleep(0.3)::text as slept, clock_timestamp() as ended`,
+        'org-c',
+      );
+      const later: Promise<{ txid: string; began: Date }[]>[] = [];
+      for (let i = 0; i < 3; i++) {
+        await pause(30); // each in a turn of its own, all while the first runs
+        later.push(
+          statementRowsTogether(
+            database.db,
+            stmt`select txid_current()::text as txid, now() as began`,
+            'org-c',
+          ),
+        );
+      }
+      const [[done], ...rest] = await Promise.all([first, ...later]);
+      const rows = rest.map(([row]) => row!);
+      // One transaction for the three, begun once the first had ended: no second one waiting on its rows.
+      expect(new Set(rows.map((r) => r.txid)).size).toBe(1);
+      expect(rows[0]!.txid).not.toBe(done!.txid);
+      expect(new Date(rows[0]!.began).getTime()).toBeGreaterThanOrEqual(new Date(done!.ended).getTime());
+    },
+  );
+
   it('a statement that fails fails alone: the others of its turn are written', async () => {
     const row = (name: string) => ({ name, payload: { list: [], text: name } });
     const results = await Promise.allSettled([
