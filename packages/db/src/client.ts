@@ -59,6 +59,8 @@ const MIGRATION_LOCK = 727_501_301;
  * the caller says (the API and the worker: DB_CONNECT_TIMEOUT_MS). A refused connection fails at once.
  */
 const CONNECT_TIMEOUT_MS = 10_000;
+/** An idle pooled connection to PostgreSQL is closed after this long (10 minutes). */
+const IDLE_CONNECTION_MS = 600_000;
 
 /** One caller at a time (the embedded database has one owner, so an in-process queue is the whole lock). */
 function inProcessLock(): Database['exclusively'] {
@@ -110,6 +112,10 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       Client: preparingClient(),
       connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
       keepAlive: true,
+      // A connection outlives a lull between bursts (pg's default closes it after 10 s idle): a new one
+      // loads the catalog again and plans each prepared statement anew (the chat's first read: 6 ms,
+      // then 5 custom plans of 0.4-1 ms before its generic plan of 0.02 ms).
+      idleTimeoutMillis: IDLE_CONNECTION_MS,
     });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => undefined);

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, queryRows, type Database } from '../src';
 
 // Statements sent again and again are prepared once per connection (src/preparing-client.ts), on
@@ -50,6 +50,32 @@ describe('statements prepared once per connection', () => {
     expect(await prepared(text)).toBeGreaterThanOrEqual(1);
     expect(await prepared(text.replace('$1', '4'))).toBe(0);
   });
+
+  it.runIf(process.env.DATABASE_URL)(
+    "keeps a connection, with its prepared statements, through a lull longer than pg's default 10 s",
+    async () => {
+      const text = `select $1::int as n, pg_backend_pid() as pid, '${suffix}-lull' as tag`;
+      const ask = async () =>
+        (
+          await queryRows<{ pid: number }>(
+            database.db,
+            sql`select ${1}::int as n, pg_backend_pid() as pid, ${sql.raw(`'${suffix}-lull'`)} as tag`,
+          )
+        )[0]!.pid;
+      await ask();
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      let before: number;
+      try {
+        before = await ask(); // released under fake timers: its idle timer is one of them
+        vi.advanceTimersByTime(11_000);
+      } finally {
+        vi.useRealTimers();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50)); // a closed connection has gone by now
+      expect(await ask()).toBe(before);
+      expect(await prepared(text)).toBe(1);
+    },
+  );
 
   it('prepares again, and answers, when the result columns of a prepared statement change', async () => {
     const table = `prepared_${suffix}`;
