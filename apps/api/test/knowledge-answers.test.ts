@@ -167,6 +167,69 @@ describe('answers from uploaded documents', () => {
       collection_name: 'Policies',
     });
     expect(blocking.body.sources[0].excerpt).toContain('within 45 days');
+
+    // An OpenAI client gets them as Azure OpenAI's "On your data" citations: with the message, or in a
+    // chunk before the text.
+    const completion = await call(t.app, 'POST', '/v1/chat/completions', {
+      token: key.body.key as string,
+      body: { model: botId, messages: [{ role: 'user', content: question }] },
+    });
+    expect(completion.status).toBe(200);
+    const citations = completion.body.choices[0].message.context.citations;
+    expect(citations[0]).toMatchObject({
+      title: 'refunds.md',
+      filepath: 'refunds.md',
+      chunk_id: '0',
+      url: null,
+      collection_id: collectionId,
+      collection_name: 'Policies',
+    });
+    expect(citations[0].content).toContain('within 45 days');
+    expect(citations).toHaveLength(blocking.body.sources.length);
+    const streamed = await fetch(`${base}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.body.key as string}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: botId, stream: true, messages: [{ role: 'user', content: question }] }),
+    });
+    expect(streamed.status).toBe(200);
+    const deltas = (await streamed.text())
+      .split('\n\n')
+      .filter((block) => block.startsWith('data: {'))
+      .map((block) => JSON.parse(block.slice(6)).choices[0]?.delta ?? {});
+    const cited = deltas.findIndex((d) => d.context);
+    expect(cited).toBeGreaterThan(-1);
+    expect(cited).toBeLessThan(deltas.findIndex((d) => d.content));
+    expect(deltas[cited].context.citations).toEqual(citations);
+    expect(deltas.map((d) => d.content ?? '').join('')).toBe(completion.body.choices[0].message.content);
+  });
+
+  it('an OpenAI client of a chatbot without knowledge gets no context', async () => {
+    const { modelId } = await fakeModel(t.app, org, ws, fake.url, { name: 'gpt-4o-mini' });
+    const botId = (
+      await call(t.app, 'POST', '/chatbots', {
+        token: token(),
+        body: { workspace_id: ws, name: 'Plain', type: 'simple' },
+      })
+    ).body.id as string;
+    await call(t.app, 'PUT', `/chatbots/${botId}/simple/config`, {
+      token: token(),
+      body: { instruction: 'Be brief.', model_id: modelId },
+    });
+    await call(t.app, 'POST', `/chatbots/${botId}/publish`, { token: token() });
+    const key = await call(t.app, 'POST', `/chatbots/${botId}/api_keys`, {
+      token: token(),
+      body: { name: 'K' },
+    });
+    const completion = await call(t.app, 'POST', '/v1/chat/completions', {
+      token: key.body.key as string,
+      body: { model: botId, messages: [{ role: 'user', content: 'Hello' }] },
+    });
+    expect(completion.status).toBe(200);
+    expect(completion.body.choices[0].message).toEqual({
+      role: 'assistant',
+      content: 'Echo: Hello',
+      refusal: null,
+    });
   });
 
   it('refuses a collection of another workspace in a chatbot', async () => {

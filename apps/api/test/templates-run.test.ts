@@ -431,6 +431,31 @@ describe('every template runs end to end through the API', () => {
       answer: 'Echo: Can I return unopened bags of beans?',
     });
     expect(blocking.body.sources).toEqual(streamed);
+
+    // An OpenAI client streaming the chatflow gets its citations with the answer's chunk.
+    const completion = await t.app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { authorization: `Bearer ${key.body.key as string}` },
+      payload: {
+        model: bot,
+        stream: true,
+        messages: [{ role: 'user', content: 'Can I return unopened bags of beans?' }],
+      },
+    });
+    expect(completion.statusCode).toBe(200);
+    const answerChunk = completion.body
+      .split('\n\n')
+      .filter((block) => block.startsWith('data: {'))
+      .map((block) => JSON.parse(block.slice(6)).choices[0]?.delta ?? {})
+      .find((delta) => delta.content);
+    expect(answerChunk.content).toBe('Echo: Can I return unopened bags of beans?');
+    expect(answerChunk.context.citations[0]).toMatchObject({
+      title: 'refunds.md',
+      chunk_id: '0',
+      collection_id: policies,
+      content: streamed[0]!.excerpt,
+    });
   });
 
   it('image-generation: the enhanced prompt becomes an image', async () => {

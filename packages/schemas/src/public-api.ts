@@ -60,6 +60,28 @@ export const completionUsage = z.object({
 });
 export type CompletionUsage = z.infer<typeof completionUsage>;
 
+/**
+ * Where a passage of the answer's context came from, as Azure OpenAI's "On your data" names it
+ * (`message.context.citations`, read by clients built for it), with Atelier's own fields beside.
+ */
+export const openAiCitation = z.object({
+  /** The passage's first characters. */
+  content: z.string(),
+  /** The document's file name, or the collection's name when the passage has no document. */
+  title: z.string(),
+  filepath: z.string().nullable(),
+  url: z.null(),
+  chunk_id: z.string().nullable(),
+  /** Atelier's own: the similarity score, the collection and the document. */
+  score: z.number(),
+  collection_id: z.string(),
+  collection_name: z.string(),
+  document_id: z.string().nullable(),
+});
+export type OpenAiCitation = z.infer<typeof openAiCitation>;
+/** The knowledge behind an answer (present only when the chatbot's knowledge found passages). */
+export const openAiContext = z.object({ citations: z.array(openAiCitation) });
+
 export const chatCompletion = z.object({
   id: z.string(),
   object: z.literal('chat.completion'),
@@ -68,7 +90,12 @@ export const chatCompletion = z.object({
   choices: z.array(
     z.object({
       index: z.number().int(),
-      message: z.object({ role: z.literal('assistant'), content: z.string(), refusal: z.null() }),
+      message: z.object({
+        role: z.literal('assistant'),
+        content: z.string(),
+        refusal: z.null(),
+        context: openAiContext.optional(),
+      }),
       finish_reason: z.literal('stop'),
       logprobs: z.null(),
     }),

@@ -4,7 +4,7 @@ import { apiKeyOf } from '../plugins/auth';
 import { uploadBodyLimit } from '../plugins/body-limits';
 import { openSse } from '../plugins/sse';
 import { AppError } from '../services/errors';
-import { completionShapes, fromCompletionRequest } from '../services/public-chat/openai-adapter';
+import { completionShapes, contextOf, fromCompletionRequest } from '../services/public-chat/openai-adapter';
 import { endUserOf } from '../services/public-chat/end-user';
 
 export const PUBLIC_TAGS = ['public-api'];
@@ -70,7 +70,7 @@ const publicOpenAiRoutes: FastifyPluginAsyncZod = async (app) => {
         security: PUBLIC_SECURITY,
         summary: 'OpenAI-compatible chat completion with the chatbot (`model` = its id)',
         description:
-          'Simple chatbots answer the conversation sent in `messages`; chatflows take the last user message as their query and the earlier ones as history; workflows take their input fields from `metadata` and from a user message holding a JSON object. System messages and sampling parameters are ignored: the chatbot decides. With `stream: true` the answer is server-sent `chat.completion.chunk` objects ending with `data: [DONE]` (with `stream_options.include_usage`, a last chunk carries the usage); a flow\'s answer (its final output) arrives as one chunk when the run ends; a failure after the stream began is a `data: {"error": …}` event. Errors carry OpenAI\'s `{error: {message, type, code, param}}` beside `detail` and `code`.',
+          "Simple chatbots answer the conversation sent in `messages`; chatflows take the last user message as their query and the earlier ones as history; workflows take their input fields from `metadata` and from a user message holding a JSON object. System messages and sampling parameters are ignored: the chatbot decides. With `stream: true` the answer is server-sent `chat.completion.chunk` objects ending with `data: [DONE]` (with `stream_options.include_usage`, a last chunk carries the usage); a flow's answer (its final output) arrives as one chunk when the run ends; a failure after the stream began is a `data: {\"error\": …}` event. When the chatbot's knowledge found passages, the answer carries them as Azure OpenAI's \"On your data\" does: `message.context.citations` (blocking), or a chunk whose `delta.context.citations` comes before the text (streaming; a flow's with its answer), each with `content` (the passage's start), `title`, `filepath`, `chunk_id`, and Atelier's `score`, `collection_id`, `collection_name` and `document_id`. Errors carry OpenAI's `{error: {message, type, code, param}}` beside `detail` and `code`.",
         body: chatCompletionBody,
         response: { 200: chatCompletion, ...openAiErrors(401, 402, 404, 409, 413, 422, 429, 502) },
       },
@@ -98,7 +98,7 @@ const publicOpenAiRoutes: FastifyPluginAsyncZod = async (app) => {
           throw new AppError(502, 'inference_error', answer.error ?? 'The assistant could not answer.');
         }
         const usage = await chat.usage(turn.conversation.id);
-        return shapes.completion(answer.answer, usage, turn.conversation.id);
+        return shapes.completion(answer.answer, usage, turn.conversation.id, answer.sources);
       }
 
       const stream = openSse(reply, app.config.heartbeatMs, KEEP_ALIVE);
@@ -111,6 +111,9 @@ const publicOpenAiRoutes: FastifyPluginAsyncZod = async (app) => {
           await chat.streamSimple(
             turn.prepared,
             (event) => {
+              if (event.type === 'sources' && event.sources.length > 0) {
+                stream.send(shapes.chunk(contextOf(event.sources)));
+              }
               if (event.type === 'text') stream.send(shapes.chunk({ content: event.text }));
               if (event.type === 'inference_error') {
                 failed = true;
@@ -125,7 +128,7 @@ const publicOpenAiRoutes: FastifyPluginAsyncZod = async (app) => {
           if (answer.status !== 'succeeded') {
             return fail(answer.error ?? 'Workflow/Chatflow execution error.', 'execution_error');
           }
-          stream.send(shapes.chunk({ content: answer.answer }));
+          stream.send(shapes.chunk({ content: answer.answer, ...contextOf(answer.sources) }));
         }
         stream.send(shapes.chunk({}, 'stop'));
         if (body.stream_options?.include_usage) {

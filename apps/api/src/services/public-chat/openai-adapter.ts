@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type {
+  AnswerSource,
   ChatbotType,
   ChatCompletionBody,
   CompletionUsage,
   InputPart,
+  OpenAiCitation,
   OpenAiMessage,
 } from '@atelier/schemas';
 import { AppError } from '../errors';
@@ -68,12 +70,33 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** An answer's sources as Azure OpenAI's citations (see `openAiCitation`). */
+export function citationsOf(sources: readonly AnswerSource[]): OpenAiCitation[] {
+  return sources.map((s) => ({
+    content: s.excerpt,
+    title: s.filename ?? s.collection_name,
+    filepath: s.filename,
+    url: null,
+    chunk_id: s.chunk_index === null ? null : String(s.chunk_index),
+    score: s.score,
+    collection_id: s.collection_id,
+    collection_name: s.collection_name,
+    document_id: s.document_id,
+  }));
+}
+
+/** `{context: {citations}}` for a message or a delta when the answer has sources; nothing otherwise. */
+export const contextOf = (sources: readonly AnswerSource[]) =>
+  sources.length > 0 ? { context: { citations: citationsOf(sources) } } : {};
+
+type Delta = { role?: 'assistant'; content?: string; context?: { citations: OpenAiCitation[] } };
+
 /** The pieces of OpenAI's answers for one completion. */
 export function completionShapes(model: string) {
   const id = `chatcmpl-${randomUUID().replace(/-/g, '')}`;
   const created = Math.floor(Date.now() / 1000);
   return {
-    chunk: (delta: { role?: 'assistant'; content?: string }, finishReason: 'stop' | null = null) => ({
+    chunk: (delta: Delta, finishReason: 'stop' | null = null) => ({
       id,
       object: 'chat.completion.chunk' as const,
       created,
@@ -88,7 +111,12 @@ export function completionShapes(model: string) {
       choices: [],
       usage,
     }),
-    completion: (content: string, usage: CompletionUsage, conversationId: string) => ({
+    completion: (
+      content: string,
+      usage: CompletionUsage,
+      conversationId: string,
+      sources: readonly AnswerSource[] = [],
+    ) => ({
       id,
       object: 'chat.completion' as const,
       created,
@@ -96,7 +124,7 @@ export function completionShapes(model: string) {
       choices: [
         {
           index: 0,
-          message: { role: 'assistant' as const, content, refusal: null },
+          message: { role: 'assistant' as const, content, refusal: null, ...contextOf(sources) },
           finish_reason: 'stop' as const,
           logprobs: null,
         },
