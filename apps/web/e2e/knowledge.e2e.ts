@@ -192,6 +192,8 @@ describe.skipIf(inject('noBrowser'))('knowledge in a browser', () => {
     const sources = answer.getByTestId('embed-sources');
     await sources.waitFor({ timeout: 30_000 });
     expect(await sources.textContent()).toContain('Sources');
+    // Opened once the answer has ended (while it streams, the list scrolls under the pointer).
+    await page.locator('[data-testid=embed-messages][aria-busy=false]').waitFor();
     const first = sources.getByTestId('embed-source-name').filter({ hasText: 'handbook.md' }).first();
     await first.click();
     // Opened, a source shows its passage.

@@ -67,6 +67,8 @@ export function Messages({
     <div
       className="flex flex-1 flex-col gap-3 overflow-y-auto p-4"
       aria-live="polite"
+      // While an answer streams, screen readers wait for it whole instead of reading each token.
+      aria-busy={streaming}
       data-testid="embed-messages"
     >
       <Bubble role="assistant">
