@@ -2,7 +2,7 @@ import { chatbots, conversations, messages, type Db, type Statement } from '@ate
 import type { Conversation, MessagePart } from '@atelier/schemas';
 import type { MessageFeedback } from '@atelier/schemas/constants';
 import { and, asc, desc, eq, gte, sql } from 'drizzle-orm';
-import { recordMessage } from '@atelier/runtime';
+import { recordMessage, recordQuestion } from '@atelier/runtime';
 import type { Principal } from '../auth/principal';
 import { hasChatbotAccess } from '../chatbots/chat-access';
 import type { ChatbotRow } from '../chatbots/chatbot-view';
@@ -213,6 +213,10 @@ export function createConversationsService(deps: { db: Db }) {
         .set({ feedback: rating, feedbackAt: rating ? new Date() : null })
         .where(eq(messages.id, messageId));
     },
+
+    /** Stores a user's question (grouped with the others of its turn) and moves the conversation to the top. */
+    ask: (conversation: ConversationRow, content: MessagePart[]): Promise<string> =>
+      recordQuestion(db, conversation.id, content),
 
     /** Stores a turn and moves the conversation to the top, titling it from its first message. */
     record: (

@@ -200,7 +200,7 @@ export function createSimpleChat(deps: SimpleChatDeps) {
         (savingUser ??= (
           prepared.regenerate ? reuseLastQuestion(db, conversation.id, userContent) : Promise.resolve(false)
         ).then(async (stored) => {
-          if (!stored) await deps.conversations.record(conversation, 'user', userContent);
+          if (!stored) await deps.conversations.ask(conversation, userContent);
         }));
       const scope = {
         organizationId: caller.organizationId,
