@@ -41,3 +41,21 @@ export function groupCommit<T, R>(flush: (items: T[]) => Promise<R[]>) {
       pending.push({ item, resolve, reject });
     });
 }
+
+/**
+ * Per key, one call at a time, in the order they came: a call waits for the one before it with the same
+ * key to settle (whatever its outcome). Keeps two writes of one key out of one group commit, in order.
+ */
+export function oneAtATimePer<K>() {
+  const last = new Map<K, Promise<unknown>>();
+  return <T>(key: K, start: () => Promise<T>): Promise<T> => {
+    const before = last.get(key);
+    const mine = before ? before.then(start, start) : start();
+    last.set(key, mine);
+    const forget = () => {
+      if (last.get(key) === mine) last.delete(key);
+    };
+    mine.then(forget, forget);
+    return mine;
+  };
+}

@@ -1,7 +1,7 @@
 import { statementRows, statementRowsTogether, stmt, verbatim, type Db, type Statement } from '@atelier/db';
 import type { AnswerSource, MessagePart } from '@atelier/schemas';
 import { storableJson } from '@atelier/db';
-import { isolating } from '../group-commit';
+import { isolating, oneAtATimePer } from '../group-commit';
 
 const PREVIEW = 120;
 export const preview = (text: string) => (text.length > PREVIEW ? `${text.slice(0, PREVIEW - 1)}…` : text);
@@ -75,37 +75,43 @@ export async function recordMessage(
   return saved!.id;
 }
 
-interface Question {
+/** A user's question to a conversation. */
+export interface Question {
   conversationId: string;
   content: MessagePart[];
 }
 
 /**
- * Questions of different conversations stored by one statement, each a message that touches its
- * conversation (preview, order, title from the first message) as `messageCtes` does. Answers the
- * messages' ids, in order.
+ * Questions of different conversations as named CTEs: `q` (the questions, numbered `n`), `saved` (each
+ * a message of its conversation, answering `id` and `conversation_id`) and `touched` (its conversation:
+ * preview, order, title from the first message), as `messageCtes` does for one message. Whatever the
+ * content holds is stored (see storableJson).
  */
-async function writeQuestions(db: Db, questions: Question[]): Promise<string[]> {
+export function questionCtes(questions: Question[]): Statement {
   const rows = questions.map(({ conversationId, content: given }, n) => {
     const content = storableJson(given);
     const text = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' ');
     return { n, conversation_id: conversationId, content, preview: preview(text), title: titleFrom(text) };
   });
+  return stmt`q as (
+      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        as q(n int, conversation_id uuid, content jsonb, preview text, title text)),
+    saved as (
+      insert into messages (conversation_id, role, content, error, created_at)
+      select q.conversation_id, 'user', q.content, false, ${createdAfterLast(verbatim('q.conversation_id'))}
+      from q
+      returning id, conversation_id),
+    touched as (
+      update conversations c set updated_at = now(), last_message_preview = q.preview,
+        title = case when c.title = '' then q.title else c.title end
+      from q where c.id = q.conversation_id)`;
+}
+
+/** Questions of different conversations stored by one statement; answers the messages' ids, in order. */
+async function writeQuestions(db: Db, questions: Question[]): Promise<string[]> {
   const saved = await statementRows<{ id: string; n: number }>(
     db,
-    stmt`with q as (
-        select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-          as q(n int, conversation_id uuid, content jsonb, preview text, title text)),
-      saved as (
-        insert into messages (conversation_id, role, content, error, created_at)
-        select q.conversation_id, 'user', q.content, false, ${createdAfterLast(verbatim('q.conversation_id'))}
-        from q
-        returning id, conversation_id),
-      touched as (
-        update conversations c set updated_at = now(), last_message_preview = q.preview,
-          title = case when c.title = '' then q.title else c.title end
-        from q where c.id = q.conversation_id)
-      select saved.id, q.n from saved join q on q.conversation_id = saved.conversation_id`,
+    stmt`with ${questionCtes(questions)} select saved.id, q.n from saved join q on q.conversation_id = saved.conversation_id`,
   );
   const ids = new Array<string>(questions.length);
   for (const row of saved) ids[row.n] = row.id;
@@ -114,13 +120,12 @@ async function writeQuestions(db: Db, questions: Question[]): Promise<string[]> 
 
 interface QuestionWriter {
   write(question: Question): Promise<{ ok: string } | { error: unknown }>;
-  /** Per conversation, its last question not stored yet: the next one waits for it. */
-  last: Map<string, Promise<unknown>>;
+  inTurn: ReturnType<typeof oneAtATimePer<string>>;
 }
 const questionWriters = new WeakMap<Db, QuestionWriter>();
 
 /**
- * Stores a user's question (see `writeQuestions`): the questions of one turn of the event loop share a
+ * Stores a user's question (see `questionCtes`): the questions of one turn of the event loop share a
  * statement, so a burst of chats costs one write and one commit, not one each. A conversation's second
  * question waits for its first (so it is stored after it, by a later statement). A question that cannot
  * be stored (its conversation deleted meanwhile) fails alone.
@@ -132,22 +137,13 @@ export async function recordQuestion(
 ): Promise<string> {
   let writer = questionWriters.get(db);
   if (!writer) {
-    writer = { write: isolating((items: Question[]) => writeQuestions(db, items)), last: new Map() };
+    writer = { write: isolating((items: Question[]) => writeQuestions(db, items)), inTurn: oneAtATimePer() };
     questionWriters.set(db, writer);
   }
-  const { write, last } = writer;
-  const before = last.get(conversationId);
-  const mine = (before ? before.catch(() => undefined) : Promise.resolve()).then(() =>
-    write({ conversationId, content }),
-  );
-  last.set(conversationId, mine);
-  try {
-    const result = await mine;
-    if ('error' in result) throw result.error;
-    return result.ok;
-  } finally {
-    if (last.get(conversationId) === mine) last.delete(conversationId);
-  }
+  const { write } = writer;
+  const result = await writer.inTurn(conversationId, () => write({ conversationId, content }));
+  if ('error' in result) throw result.error;
+  return result.ok;
 }
 
 /** A run's answer as the columns `answerWrites` reads: its message content (text, then any sources), preview and error flag. */

@@ -17,7 +17,9 @@ import {
 } from '@atelier/db';
 import {
   groupCommit,
-  messageCtes,
+  isolating,
+  oneAtATimePer,
+  questionCtes,
   QUEUE_UNAVAILABLE,
   recordMessage,
   RUN_CANCELLED,
@@ -142,6 +144,28 @@ export function createRunsService(deps: {
   });
 
   /**
+   * Chat runs started in the same turn, with their questions: one statement for all (each question and
+   * its run stored together: a process dying between two writes would leave a question no run answers).
+   * A run whose question cannot be stored (its conversation deleted meanwhile) fails alone; a
+   * conversation's second question of a turn waits for its first (see recordQuestion).
+   */
+  const insertChatRuns = isolating<{ values: NewRun; question: MessagePart[] }, RunRow>(async (items) => {
+    const values = items.map((item) => runValues(item.values));
+    const asked = questionCtes(
+      items.map((item) => ({ conversationId: item.values.conversationId!, content: item.question })),
+    );
+    const news = items.map((item) => item.values);
+    const rows = await statementRows<Record<string, unknown>>(
+      db,
+      insertRunsAfter([asked, ...configCtes(news)], values),
+    );
+    flowConfigs.stored(news);
+    const byId = new Map(rows.map((r) => [r.id as string, fromDriver(runs, r)]));
+    return values.map((v) => byId.get(v.id)!);
+  });
+  const chatRunInTurn = oneAtATimePer<string>();
+
+  /**
    * Stores a run and queues it. When the queue is out of reach (Redis down) the caller gets its 503 and
    * the run is ended at once with that reason (its conversation gets the error): it never runs later,
    * unseen by a client that was told it failed.
@@ -150,15 +174,11 @@ export function createRunsService(deps: {
     let row: RunRow;
     try {
       if (question) {
-        // A chat's question and its run are stored by one statement: a process dying between two
-        // writes would leave a question no run answers.
-        const asked = messageCtes(values.conversationId!, 'user', question);
-        const [raw] = await statementRows<Record<string, unknown>>(
-          db,
-          insertRunsAfter([asked, ...configCtes([values])], [runValues(values)]),
+        const stored = await chatRunInTurn(values.conversationId!, () =>
+          insertChatRuns({ values, question }),
         );
-        row = fromDriver(runs, raw!);
-        flowConfigs.stored([values]);
+        if ('error' in stored) throw stored.error;
+        row = stored.ok;
       } else row = await insertRuns(values);
     } catch (error) {
       // A question stored earlier (asked again) whose run is not: it is answered with the reason (when
