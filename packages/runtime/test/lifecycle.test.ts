@@ -12,7 +12,7 @@ import {
   createMemoryEventLog,
   createRunExecutor,
   createRunLifecycle,
-  recordMessage,
+  recordQuestion,
   RUN_CANCELLED,
   RUN_TRANSITIONS,
   RUNNER_STOPPED,
@@ -140,11 +140,11 @@ describe('the run state table', () => {
 
   it("stores a message after its conversation's last one, even when the clock says the same time or earlier", async () => {
     const { db, org, lifecycle, conv, row } = await runningChatRun();
-    await recordMessage(db, conv, 'user', [{ type: 'text', text: 'first' }]);
+    await recordQuestion(db, conv, [{ type: 'text', text: 'first' }]);
     // A clock that ticks in milliseconds gives a fast answer its question's time; here, a later one.
     const ahead = new Date(Date.now() + 3_600_000);
     await db.update(messages).set({ createdAt: ahead }).where(eq(messages.conversationId, conv));
-    await recordMessage(db, conv, 'user', [{ type: 'text', text: 'second' }]);
+    await recordQuestion(db, conv, [{ type: 'text', text: 'second' }]);
     expect(await lifecycle.finish(row.id, { status: 'succeeded', outputs: {}, text: 'third' })).toBe(true);
     const stored = await db
       .select()

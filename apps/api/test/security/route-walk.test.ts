@@ -1,4 +1,4 @@
-import { recordMessage } from '@atelier/runtime';
+import { recordAnswer } from '@atelier/runtime';
 import { startFakeProvider, type FakeProvider } from '@atelier/testkit';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,9 +77,7 @@ async function world(org: Org, label: string): Promise<{ ids: Ids; texts: string
     })
   ).body.conversation_id as string;
   // An answer in it, to be rated (written straight: the walk needs its id, not a model call).
-  const message = await recordMessage(t.app.db, conversation, 'assistant', [
-    { type: 'text', text: `${label}-answer` },
-  ]);
+  const message = await recordAnswer(t.app.db, conversation, [{ type: 'text', text: `${label}-answer` }]);
   const run = (
     await call(t.app, 'POST', `/chatbots/${flow}/runs`, {
       token,

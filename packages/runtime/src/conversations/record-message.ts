@@ -24,41 +24,31 @@ function createdAfterLast(conversationId: Statement): Statement {
 }
 
 /**
- * The two writes of a message, as named CTEs: `saved` inserts it (answering its id), `touched` updates
- * its conversation (preview, order, title from the first message). Whatever the content holds is
- * stored: NUL and lone surrogates become U+FFFD. Fixed texts (see `Statement` in @atelier/db): an
- * answer's writes are the hottest statements of a chat.
+ * The two writes of an assistant's answer, as named CTEs: `saved` inserts it (answering its id),
+ * `touched` updates its conversation (preview, order). Whatever the content holds is stored: NUL and
+ * lone surrogates become U+FFFD. Fixed texts (see `Statement` in @atelier/db): an answer's writes are
+ * the hottest statements of a chat. Questions are written by `questionCtes`.
  */
-export function messageCtes(
-  conversationId: string,
-  role: 'user' | 'assistant',
-  content: MessagePart[],
-  error = false,
-  id?: string,
-): Statement {
+function answerCtes(conversationId: string, content: MessagePart[], error: boolean, id?: string): Statement {
   content = storableJson(content);
   const text = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' ');
-  const values = stmt`${conversationId}::uuid, ${role}::text, ${JSON.stringify(content)}::jsonb, ${error}::boolean, ${createdAfterLast(stmt`${conversationId}::uuid`)}`;
+  const values = stmt`${conversationId}::uuid, 'assistant', ${JSON.stringify(content)}::jsonb, ${error}::boolean, ${createdAfterLast(stmt`${conversationId}::uuid`)}`;
   const insert = id
     ? stmt`insert into messages (id, conversation_id, role, content, error, created_at) values (${id}::uuid, ${values})`
     : stmt`insert into messages (conversation_id, role, content, error, created_at) values (${values})`;
-  // A question names its conversation when it has no title yet; an answer never does.
-  const title = role === 'user' ? titleFrom(text) : null;
   return stmt`saved as (${insert} returning id), touched as (
-      update conversations set updated_at = ${new Date()}::timestamptz, last_message_preview = ${preview(text)}::text,
-        title = case when title = '' and ${title}::text is not null then ${title}::text else title end
+      update conversations set updated_at = ${new Date()}::timestamptz, last_message_preview = ${preview(text)}::text
       where id = ${conversationId}::uuid)`;
 }
 
 /**
- * Stores a message and touches its conversation in one statement. `alongside` are more writes that
- * belong with it, as named CTEs (the inference log and the charge, see `meterWriteCtes` of
- * @atelier/metering), so an answer costs a single round trip.
+ * Stores an assistant's answer and touches its conversation in one statement. `alongside` are more
+ * writes that belong with it, as named CTEs (the inference log and the charge, see `meterWriteCtes` of
+ * @atelier/metering), so an answer costs a single round trip. Questions: `recordQuestion`.
  */
-export async function recordMessage(
+export async function recordAnswer(
   db: Db,
   conversationId: string,
-  role: 'user' | 'assistant',
   content: MessagePart[],
   error = false,
   /** With its `key`: the organization the writes charge (see statementRowsTogether). */
@@ -66,7 +56,7 @@ export async function recordMessage(
   /** Chosen by the caller when the client must know it before the write (the chat's `start` event). */
   id?: string,
 ): Promise<string> {
-  const writes = messageCtes(conversationId, role, content, error, id);
+  const writes = answerCtes(conversationId, content, error, id);
   const statement = stmt`with ${writes}${alongside ? stmt`, ${alongside.ctes}` : verbatim('')} select id from saved`;
   // With a charge alongside, the organization's credit plan is written: see statementRowsTogether.
   const [saved] = alongside
@@ -84,7 +74,7 @@ export interface Question {
 /**
  * Questions of different conversations as named CTEs: `q` (the questions, numbered `n`), `saved` (each
  * a message of its conversation, answering `id` and `conversation_id`) and `touched` (its conversation:
- * preview, order, title from the first message), as `messageCtes` does for one message. Whatever the
+ * preview, order, title from the first message), as `answerCtes` does for an answer. Whatever the
  * content holds is stored (see storableJson).
  */
 export function questionCtes(questions: Question[]): Statement {
@@ -156,7 +146,7 @@ export function answerColumns(text: string, failed: boolean, sources: readonly A
 /**
  * Named CTEs storing the answers a statement's CTE `source` lists (columns `conversation_id`, `answer`,
  * `preview`, `failed`, see `answerColumns`): each becomes its conversation's assistant message and
- * touches the conversation, like `recordMessage`, in the statement that ended the runs. A conversation
+ * touches the conversation, like `recordAnswer`, in the statement that ended the runs. A conversation
  * deleted meanwhile gets nothing and fails nothing.
  */
 export function answerWrites(source: string): Statement {

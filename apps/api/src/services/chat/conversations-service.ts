@@ -2,7 +2,7 @@ import { chatbots, conversations, messages, type Db, type Statement } from '@ate
 import type { Conversation, MessagePart } from '@atelier/schemas';
 import type { MessageFeedback } from '@atelier/schemas/constants';
 import { and, asc, desc, eq, gte, sql } from 'drizzle-orm';
-import { recordMessage, recordQuestion } from '@atelier/runtime';
+import { recordAnswer, recordQuestion } from '@atelier/runtime';
 import type { Principal } from '../auth/principal';
 import { hasChatbotAccess } from '../chatbots/chat-access';
 import type { ChatbotRow } from '../chatbots/chatbot-view';
@@ -218,15 +218,14 @@ export function createConversationsService(deps: { db: Db }) {
     ask: (conversation: ConversationRow, content: MessagePart[]): Promise<string> =>
       recordQuestion(db, conversation.id, content),
 
-    /** Stores a turn and moves the conversation to the top, titling it from its first message. */
-    record: (
+    /** Stores an answer (with the writes `alongside` it) and moves the conversation to the top. */
+    answer: (
       conversation: ConversationRow,
-      role: 'user' | 'assistant',
       content: MessagePart[],
       error = false,
       alongside?: { ctes: Statement; key: string },
       id?: string,
-    ): Promise<string> => recordMessage(db, conversation.id, role, content, error, alongside, id),
+    ): Promise<string> => recordAnswer(db, conversation.id, content, error, alongside, id),
   };
 }
 

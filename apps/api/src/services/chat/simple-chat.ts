@@ -262,7 +262,7 @@ export function createSimpleChat(deps: SimpleChatDeps) {
         describeError: (error) =>
           cancelledBy(error) ? 'The client left before the answer ended.' : failureOf(error).detail,
         // The answer, its conversation's order, the log row and the charge (with a due monthly renewal):
-        // one statement, after the question's (recordMessage makes the content storable).
+        // one statement, after the question's (recordAnswer makes the content storable).
         write: async (write, outcome) => {
           modelFailed = outcome.error !== null;
           const failure = modelFailed ? failureOf(outcome.error) : null;
@@ -292,9 +292,8 @@ export function createSimpleChat(deps: SimpleChatDeps) {
           }
           try {
             await saveQuestion();
-            await deps.conversations.record(
+            await deps.conversations.answer(
               conversation,
-              'assistant',
               answer,
               failed,
               { ctes: meterWriteCtes(write), key: write.organizationId },

@@ -21,7 +21,7 @@ import {
   oneAtATimePer,
   questionCtes,
   QUEUE_UNAVAILABLE,
-  recordMessage,
+  recordAnswer,
   RUN_CANCELLED,
   RuntimeError,
   type Runtime,
@@ -184,10 +184,9 @@ export function createRunsService(deps: {
       // A question stored earlier (asked again) whose run is not: it is answered with the reason (when
       // the database takes it), so no question stays without an answer.
       if (values.conversationId && !question) {
-        await recordMessage(
+        await recordAnswer(
           db,
           values.conversationId,
-          'assistant',
           [{ type: 'text', text: `Error: ${RUN_NOT_STORED}` }],
           true,
         ).catch(() => undefined);
