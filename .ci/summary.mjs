@@ -22,9 +22,10 @@ if (mode === '--pass') {
           for (const test of file.assertionResults ?? []) {
             if (test.status !== 'failed') continue;
             const where = `${group}/${name}/${file.name.split(`/${group}/${name}/`).pop()}`;
-            counts.failures.push(
-              `${where} > ${test.fullName}: ${(test.failureMessages ?? [])[0]?.split('\n')[0] ?? ''}`,
-            );
+            // Vitest reports a timeout with its stack only, whose first line is this placeholder.
+            const first = (test.failureMessages ?? [])[0]?.split('\n')[0] ?? '';
+            const reason = first === 'Error: STACK_TRACE_ERROR' ? 'timed out (test or hook timeout)' : first;
+            counts.failures.push(`${where} > ${test.fullName}: ${reason}`);
           }
         }
         console.log(

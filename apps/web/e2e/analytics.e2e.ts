@@ -183,5 +183,5 @@ describe.skipIf(inject('noBrowser'))('the analytics page in a browser', () => {
     }
     await page.evaluate(() => localStorage.setItem('atelier-language', 'en'));
     expect(errors).toEqual([]);
-  });
+  }, 240_000); // 32 screenshots in 8 page loads
 });
