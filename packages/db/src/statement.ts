@@ -126,88 +126,89 @@ export function fromDriver<T extends Table>(table: T, raw: Record<string, unknow
   return row as T['$inferSelect'];
 }
 
-interface PoolLike extends RawClient {
-  connect(): Promise<RawClient & { release(error?: Error | boolean): void }>;
-}
-
-/** Statements one transaction takes at most. */
-const MAX_TOGETHER = 50;
-const together = new WeakMap<object, (statement: Statement, key: string) => Promise<unknown[]>>();
+/** Items one statement combines at most. */
+const MAX_COMBINED = 100;
 
 /**
- * `statementRows` for writes that contend for a row every caller of a `key` updates (an
- * organization's credit plan: each answer's charge). Sent one by one, each holds that row's lock until
- * its commit has been flushed to disk, so concurrent answers queue behind one flush each, every waiter
- * holding a connection. Instead, a key has at most one transaction at a time: the statements that come
- * while it runs wait in this process and all run in the next one, one after another (at most
- * `MAX_TOGETHER` per transaction): one flush for all, no lock waits, and each still sees the row as the
- * one before it left it. A transaction holds one key's statements only, so two never wait for each
- * other's rows in opposite orders. When one fails, the others run again one by one: a statement only
- * ever fails with its own error. Each caller's promise settles once its statement is committed. On a
- * client without a pool (PGlite in this process) each statement runs alone.
+ * Writes of one kind that can share a statement: the statement for `items`, whose rows each carry `n`,
+ * the index of the item they answer. Its text should not depend on how many items there are (pass them
+ * as one JSON value), so that it is prepared once.
  */
-export function statementRowsTogether<T>(db: Db, statement: Statement, key: string): Promise<T[]> {
-  const client = (db as unknown as { $client: RawClient & Partial<PoolLike> }).$client;
-  if (typeof client.connect !== 'function') return statementRows<T>(db, statement);
-  let send = together.get(client);
-  if (!send) together.set(client, (send = batcher(client as PoolLike)));
-  return send(statement, key) as Promise<T[]>;
-}
+export type Combine<I> = (items: readonly I[]) => Statement;
 
+type Row = Record<string, unknown> & { n?: number };
 interface Pending {
-  statement: Statement;
-  resolve(rows: unknown[]): void;
+  combine: Combine<unknown>;
+  item: unknown;
+  resolve(rows: Row[]): void;
   reject(error: unknown): void;
 }
+type Send = (combine: Combine<unknown>, item: unknown, key: string) => Promise<Row[]>;
+const senders = new WeakMap<object, Send>();
 
-function batcher(pool: PoolLike): (statement: Statement, key: string) => Promise<unknown[]> {
-  /** Per key, the statements waiting for its next transaction; a key is here while one runs or is due. */
+/**
+ * Writes that contend for a row every writer of a `key` updates (an organization's credit plan: each
+ * answer's charge), combined. Sent one by one, each would hold that row's lock until its commit has been
+ * flushed to disk, concurrent answers queueing behind one flush each, every waiter holding a connection.
+ * Instead a key has one statement at a time: the items that come while it runs wait in this process,
+ * and those of one kind then go in one statement (`combine`, at most `MAX_COMBINED` items): one round
+ * trip, one plan execution and one flush for all, no lock waits. A statement holds one key's writes only,
+ * so two never wait for each other's rows in opposite orders. When a combined statement fails, its items
+ * run again one by one: an item only ever fails with its own error. Each caller's promise settles with
+ * its own rows (those whose `n` is its index) once the statement is committed.
+ */
+export function writeTogether<I, R = Row>(db: Db, key: string, combine: Combine<I>, item: I): Promise<R[]> {
+  const client = (db as unknown as { $client: RawClient }).$client;
+  let send = senders.get(client);
+  if (!send) senders.set(client, (send = combiner(client)));
+  return send(combine as Combine<unknown>, item, key) as Promise<R[]>;
+}
+
+function combiner(client: RawClient): Send {
+  /** Per key, the items waiting for its next statement; a key is here while one runs or is due. */
   const keys = new Map<string, Pending[]>();
-  const alone = (item: Pending) => {
-    const { text, values } = render(item.statement);
-    return pool.query(text, values).then((r) => item.resolve(r.rows), item.reject);
+  const query = async (statement: Statement): Promise<Row[]> => {
+    const { text, values } = render(statement);
+    return (await client.query(text, values)).rows as Row[];
   };
-  async function transaction(batch: Pending[]): Promise<void> {
-    if (batch.length === 1) return alone(batch[0]!);
-    let connection: Awaited<ReturnType<PoolLike['connect']>> | null = null;
-    const results: unknown[][] = [];
+  async function send(combine: Combine<unknown>, batch: Pending[]): Promise<void> {
     try {
-      connection = await pool.connect();
-      await connection.query('begin', []);
-      for (const item of batch) {
-        const { text, values } = render(item.statement);
-        results.push((await connection.query(text, values)).rows);
-      }
-      await connection.query('commit', []);
-    } catch {
-      if (connection) await connection.query('rollback', []).catch(() => undefined);
-      connection?.release(true); // not reused: it may be broken
-      connection = null;
-      await Promise.all(batch.map(alone));
-      return;
-    } finally {
-      connection?.release();
+      const rows = await query(combine(batch.map((p) => p.item)));
+      const answers = batch.map((): Row[] => []);
+      for (const row of rows) answers[Number(row.n ?? 0)]?.push(row);
+      batch.forEach((p, i) => p.resolve(answers[i]!));
+    } catch (error) {
+      if (batch.length === 1) return batch[0]!.reject(error);
+      for (const p of batch) await query(combine([p.item])).then(p.resolve, p.reject);
     }
-    batch.forEach((item, i) => item.resolve(results[i]!));
   }
   async function drain(key: string) {
     const waiting = keys.get(key)!;
     try {
-      while (waiting.length > 0) await transaction(waiting.splice(0, MAX_TOGETHER));
+      while (waiting.length > 0) {
+        // The first waiting item's kind, with the items of that kind after it (in their order).
+        const { combine } = waiting[0]!;
+        const batch: Pending[] = [];
+        for (let i = 0; i < waiting.length && batch.length < MAX_COMBINED;) {
+          if (waiting[i]!.combine === combine) batch.push(...waiting.splice(i, 1));
+          else i++;
+        }
+        await send(combine, batch);
+      }
     } catch (error) {
-      waiting.splice(0).forEach((item) => item.reject(error)); // never left waiting
+      waiting.splice(0).forEach((p) => p.reject(error)); // never left waiting
     } finally {
       keys.delete(key);
     }
   }
-  return (statement, key) =>
+  return (combine, item, key) =>
     new Promise((resolve, reject) => {
       let waiting = keys.get(key);
       if (!waiting) {
         keys.set(key, (waiting = []));
-        // What comes in the rest of this turn of the event loop joins the first transaction.
+        // What comes in the rest of this turn of the event loop joins the first statement.
         setImmediate(() => void drain(key));
       }
-      waiting.push({ statement, resolve, reject });
+      waiting.push({ combine, item, resolve, reject });
     });
 }

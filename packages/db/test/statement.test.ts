@@ -8,9 +8,10 @@ import {
   openDatabase,
   render,
   statementRows,
-  statementRowsTogether,
   stmt,
   verbatim,
+  writeTogether,
+  type Combine,
   type Database,
 } from '../src';
 
@@ -110,74 +111,96 @@ describe('insertInto and fromDriver', () => {
   });
 });
 
-describe('statementRowsTogether', () => {
-  const txid = () => stmt`select txid_current()::text as txid`;
+describe('writeTogether', () => {
+  /** Each item a row: its number, the statement's transaction and the item's value. */
+  const numbers: Combine<number> = (items) =>
+    stmt`select x.n, x.v, txid_current()::text as txid
+         from jsonb_to_recordset(${JSON.stringify(items.map((v, n) => ({ n, v })))}::jsonb) as x(n int, v int)
+         where x.v >= 0`;
+  /** Another kind: each item's name inserted as a thing; answers how many things there were before. */
+  const names: Combine<string> = (items) =>
+    stmt`with x as (
+           select * from jsonb_to_recordset(${JSON.stringify(items.map((name, n) => ({ n, name })))}::jsonb)
+             as x(n int, name text)),
+         ins as (insert into ${verbatim(`statement_things_${suffix}`)} (name, payload)
+                 select x.name, '{"list": [], "text": ""}'::jsonb from x)
+         select x.n, x.name, (select count(*) from ${verbatim(`statement_things_${suffix}`)})::int as before from x`;
+  type NumberRow = { n: number; v: number; txid: string };
+
+  it("combines one key's items of one turn in one statement, each answered its own rows", async () => {
+    const [a, b, none, other] = await Promise.all([
+      writeTogether<number, NumberRow>(database.db, 'org-a', numbers, 7),
+      writeTogether<number, NumberRow>(database.db, 'org-a', numbers, 8),
+      writeTogether<number, NumberRow>(database.db, 'org-a', numbers, -1),
+      writeTogether<number, NumberRow>(database.db, 'org-b', numbers, 9),
+    ]);
+    expect(a!.map((r) => r.v)).toEqual([7]);
+    expect(b!.map((r) => r.v)).toEqual([8]);
+    expect(none).toEqual([]); // no row of its own
+    expect(a![0]!.txid).toBe(b![0]!.txid);
+    // Another key: a statement of its own (so two never lock each other's rows in turn).
+    expect(other!.map((r) => r.v)).toEqual([9]);
+    expect(other![0]!.txid).not.toBe(a![0]!.txid);
+    // A later turn: a statement of its own.
+    const [later] = await writeTogether<number, NumberRow>(database.db, 'org-a', numbers, 10);
+    expect(later!.txid).not.toBe(a![0]!.txid);
+  });
+
+  it('items of two kinds for one key: one statement per kind, one after the other', async () => {
+    const [first, second, third] = await Promise.all([
+      writeTogether<string, { before: number; name: string }>(database.db, 'k2', names, 'kinds-1'),
+      writeTogether<number, NumberRow>(database.db, 'k2', numbers, 1),
+      writeTogether<string, { before: number; name: string }>(database.db, 'k2', names, 'kinds-2'),
+    ]);
+    expect(first!.map((r) => r.name)).toEqual(['kinds-1']);
+    expect(third!.map((r) => r.name)).toEqual(['kinds-2']);
+    expect(first![0]!.before).toBe(third![0]!.before); // one insert for both names
+    expect(second!.map((r) => r.v)).toEqual([1]);
+  });
 
   it.runIf(process.env.DATABASE_URL)(
-    "runs one key's statements of one turn in one transaction, each answered its own rows",
-    async () => {
-      const [a, b, c, other] = await Promise.all([
-        statementRowsTogether<{ txid: string }>(database.db, txid(), 'org-a'),
-        statementRowsTogether<{ txid: string }>(database.db, txid(), 'org-a'),
-        statementRowsTogether<{ n: number }>(database.db, stmt`select ${41}::int + 1 as n`, 'org-a'),
-        statementRowsTogether<{ txid: string }>(database.db, txid(), 'org-b'),
-      ]);
-      expect(a![0]!.txid).toBe(b![0]!.txid);
-      expect(c).toEqual([{ n: 42 }]);
-      // Another key: a transaction of its own (so two never lock each other's rows in turn).
-      expect(other![0]!.txid).not.toBe(a![0]!.txid);
-      // A later turn: a transaction of its own.
-      const [later] = await statementRowsTogether<{ txid: string }>(database.db, txid(), 'org-a');
-      expect(later!.txid).not.toBe(a![0]!.txid);
-    },
-  );
-
-  it.runIf(process.env.DATABASE_URL)(
-    "while a key's transaction runs, what comes for the key waits and runs in the next one, together",
+    "while a key's statement runs, what comes for the key waits and is combined in the next one",
     async () => {
       const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-      const first = statementRowsTogether<{ txid: string; ended: Date }>(
-        database.db,
-        stmt`select txid_current()::text as txid, pg_sleep(0.3)::text as slept, clock_timestamp() as ended`,
-        'org-c',
-      );
+      const slow: Combine<number> = () =>
+        stmt`select 0 as n, txid_current()::text as txid, pg_sleep(${0.3})::text as slept, clock_timestamp() as ended`;
+      const first = writeTogether<number, { txid: string; ended: Date }>(database.db, 'org-c', slow, 0);
       const later: Promise<{ txid: string; began: Date }[]>[] = [];
       for (let i = 0; i < 3; i++) {
         await pause(30); // each in a turn of its own, all while the first runs
         later.push(
-          statementRowsTogether(
+          writeTogether(
             database.db,
-            stmt`select txid_current()::text as txid, now() as began`,
             'org-c',
+            (items: readonly number[]) =>
+              stmt`select x.n, txid_current()::text as txid, now() as began
+                   from jsonb_to_recordset(${JSON.stringify(items.map((_, n) => ({ n })))}::jsonb) as x(n int)`,
+            i,
           ),
         );
       }
       const [[done], ...rest] = await Promise.all([first, ...later]);
       const rows = rest.map(([row]) => row!);
-      // One transaction for the three, begun once the first had ended: no second one waiting on its rows.
-      expect(new Set(rows.map((r) => r.txid)).size).toBe(1);
-      expect(rows[0]!.txid).not.toBe(done!.txid);
-      expect(new Date(rows[0]!.began).getTime()).toBeGreaterThanOrEqual(new Date(done!.ended).getTime());
+      // Each of the three is its own kind here (a function of its own), so each a statement of its own,
+      // all begun once the first had ended: none waited on its rows inside the database.
+      for (const row of rows)
+        expect(new Date(row.began).getTime()).toBeGreaterThanOrEqual(new Date(done!.ended).getTime());
+      expect(rows.map((r) => r.txid)).not.toContain(done!.txid);
     },
   );
 
-  it('a statement that fails fails alone: the others of its turn are written', async () => {
-    const row = (name: string) => ({ name, payload: { list: [], text: name } });
+  it('an item that fails fails alone: the others combined with it are written', async () => {
     const results = await Promise.allSettled([
-      statementRowsTogether(database.db, insertInto(things, ['name', 'payload'], row('together-1')), 'k'),
-      statementRowsTogether(
-        database.db,
-        insertInto(things, ['name', 'payload'], { name: null as never, payload: {} as never }),
-        'k',
-      ),
-      statementRowsTogether(database.db, insertInto(things, ['name', 'payload'], row('together-2')), 'k'),
+      writeTogether(database.db, 'k', names, 'together-1'),
+      writeTogether(database.db, 'k', names, null as never), // name is not null
+      writeTogether(database.db, 'k', names, 'together-2'),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/null/);
-    const names = await statementRows<{ name: string }>(
+    const stored = await statementRows<{ name: string }>(
       database.db,
       stmt`select name from ${verbatim(`statement_things_${suffix}`)} where name like 'together-%' order by name`,
     );
-    expect(names.map((r) => r.name)).toEqual(['together-1', 'together-2']);
+    expect(stored.map((r) => r.name)).toEqual(['together-1', 'together-2']);
   });
 });

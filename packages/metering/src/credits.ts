@@ -34,43 +34,59 @@ export const creditsLeftSql = (organizationId: SQLWrapper) =>
                from credit_plans cp where cp.organization_id = ${organizationId})`;
 
 /**
- * The charge as named CTEs (`credit_old`, `credit_plan`, `credit_renewal`, `credit_usage`), to join a
- * statement that writes something else too (an answer, an inference log): a new month renews the
- * allowance first (with its ledger row); then monthly credits go first, then extra, and the usage
- * ledger row is written. A call that ran is recorded in full in the ledger (`requested`), balances
- * never go below zero. Without `usage`, only the renewal (when due). `credit_plan` returns the plan.
+ * The charges of one organization as named CTEs (`credit_use`, `credit_old`, `credit_plan`,
+ * `credit_renewal`, `credit_usage`), to join a statement that writes something else too (answers,
+ * inference logs): a new month renews the allowance first (with its ledger row); then the charges are
+ * taken in their order, each from the monthly credits first, then from the extra ones, and each writes
+ * its usage ledger row (its part of each balance: what the balance held before it, less what it holds
+ * after it). A call that ran is recorded in full in the ledger (`requested`), balances never go below
+ * zero. Without charges, only the renewal (when due). `credit_plan` returns the plan. The text is the
+ * same for any number of charges (they are one JSON value).
  */
-export function creditCtes(organizationId: string, usage: ChargeInput | null): Statement {
-  const amount = usage?.amount ?? 0;
-  if (!(amount >= 0)) throw new RangeError('charge amount must be a non-negative number');
-  const charged = usage
-    ? stmt`, credit_usage as (
-      insert into credit_ledger (organization_id, user_id, kind, monthly_delta, extra_delta, description, metadata)
-      select organization_id, ${usage.userId ?? null}::uuid, 'usage', -least(m, ${amount}::numeric),
-             -least(e, greatest(${amount}::numeric - m, 0)), ${usage.description}::text,
-             ${JSON.stringify({ ...usage.metadata, requested: amount })}::jsonb
-      from credit_old
-    )`
-    : verbatim('');
-  return stmt`credit_old as (
+export function creditCtes(organizationId: string, usages: readonly ChargeInput[]): Statement {
+  const charges = usages.map((usage, n) => {
+    if (!(usage.amount >= 0)) throw new RangeError('charge amount must be a non-negative number');
+    return {
+      n,
+      amount: usage.amount,
+      user_id: usage.userId ?? null,
+      description: usage.description,
+      metadata: { ...usage.metadata, requested: usage.amount },
+    };
+  });
+  // Each charge's share: `before` is what the charges ahead of it took (monthly first, then extra).
+  const monthlyTaken = (upTo: string) => `least(o.m, ${upTo})`;
+  const extraTaken = (upTo: string) => `least(o.e, greatest(${upTo} - o.m, 0))`;
+  return stmt`credit_use as (
+      select u.*, coalesce(sum(u.amount) over (order by u.n rows between unbounded preceding and 1 preceding), 0) as before
+      from jsonb_to_recordset(${JSON.stringify(charges)}::jsonb)
+        as u(n int, amount numeric, user_id uuid, description text, metadata jsonb)
+    ), credit_old as (
       select organization_id, monthly_credits, ${verbatim(due('credit_plans'))} as due,
-             ${verbatim(monthlyLeft('credit_plans'))} as m, extra_credits as e
+             ${verbatim(monthlyLeft('credit_plans'))} as m, extra_credits as e,
+             (select coalesce(sum(amount), 0) from credit_use) as total, (select count(*) from credit_use) as uses
       from credit_plans where organization_id = ${organizationId}::uuid for update
     ), credit_plan as (
       update credit_plans p
-      set remaining_monthly_credits = credit_old.m - least(credit_old.m, ${amount}::numeric),
-          extra_credits = p.extra_credits - least(credit_old.e, greatest(${amount}::numeric - credit_old.m, 0)),
-          period_start = case when credit_old.due then ${verbatim(MONTH_START)} else p.period_start end,
+      set remaining_monthly_credits = o.m - least(o.m, o.total),
+          extra_credits = p.extra_credits - least(o.e, greatest(o.total - o.m, 0)),
+          period_start = case when o.due then ${verbatim(MONTH_START)} else p.period_start end,
           updated_at = now()
-      from credit_old where p.organization_id = credit_old.organization_id
-        ${verbatim(usage ? '' : 'and credit_old.due')}
+      from credit_old o where p.organization_id = o.organization_id and (o.uses > 0 or o.due)
       returning p.plan_type, p.monthly_credits, p.remaining_monthly_credits, p.extra_credits
     ), credit_renewal as (
       insert into credit_ledger (organization_id, kind, monthly_delta, extra_delta, description, created_at)
       select organization_id, 'monthly_reset', monthly_credits, 0, 'Monthly credits renewed',
              now() - interval '1 millisecond'
       from credit_old where due
-    )${charged}`;
+    ), credit_usage as (
+      insert into credit_ledger (organization_id, user_id, kind, monthly_delta, extra_delta, description, metadata)
+      select o.organization_id, u.user_id, 'usage',
+             ${verbatim(`${monthlyTaken('u.before')} - ${monthlyTaken('u.before + u.amount')}`)},
+             ${verbatim(`${extraTaken('u.before')} - ${extraTaken('u.before + u.amount')}`)},
+             u.description, u.metadata
+      from credit_old o cross join credit_use u
+    )`;
 }
 
 interface PlanRow {
@@ -93,7 +109,7 @@ const noPlan = () => new MeteringError(404, 'no_credit_plan', 'This organization
 export async function chargeCredits(db: Db, organizationId: string, input: ChargeInput): Promise<CreditPlan> {
   const [after] = await statementRows<PlanRow>(
     db,
-    stmt`with ${creditCtes(organizationId, input)} select * from credit_plan`,
+    stmt`with ${creditCtes(organizationId, [input])} select * from credit_plan`,
   );
   if (!after) throw noPlan();
   return toPlan(after);
@@ -101,7 +117,7 @@ export async function chargeCredits(db: Db, organizationId: string, input: Charg
 
 /** Applies the monthly renewal when a new month has begun, in one statement; safe under concurrency. */
 export async function renewCredits(db: Db, organizationId: string): Promise<void> {
-  await statementRows(db, stmt`with ${creditCtes(organizationId, null)} select 1 from credit_plan`);
+  await statementRows(db, stmt`with ${creditCtes(organizationId, [])} select 1 from credit_plan`);
 }
 
 /** The plan as it stands, a due renewal counted (not written): one read. */

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { inferenceLogs, insertInto, statementRowsTogether, stmt, type Db, type Statement } from '@atelier/db';
+import {
+  inferenceLogs,
+  stmt,
+  verbatim,
+  writeTogether,
+  type Combine,
+  type Db,
+  type Statement,
+} from '@atelier/db';
 import {
   countUsage,
   ProviderError,
@@ -37,25 +45,61 @@ export interface MeterOutcome {
   error: unknown;
 }
 
-/**
- * The row and the charge as named CTEs (`inference_log`, then those of `creditCtes`), for a caller that
- * writes them with something else in one statement.
- */
-export function meterWriteCtes(write: MeterWrite): Statement {
-  return stmt`inference_log as (${inferenceLogInsert(write.row)}), ${creditCtes(write.organizationId, write.charge)}`;
+const LOG_TABLE_COLUMNS = getTableColumns(inferenceLogs);
+/** The inference log's columns but its creation time (the database's clock). */
+const LOG_KEYS = Object.keys(LOG_TABLE_COLUMNS).filter(
+  (key) => key !== 'createdAt',
+) as (keyof InferenceLogRow)[];
+const LOG_COLUMN_LIST = LOG_KEYS.map((key) => `"${LOG_TABLE_COLUMNS[key].name}"`).join(', ');
+
+/** A row as the database's JSON record of the table: column names, left-out columns at their default. */
+function logRecord(row: InferenceLogRow): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  for (const key of LOG_KEYS) {
+    const column = LOG_TABLE_COLUMNS[key];
+    const value = row[key];
+    record[column.name] =
+      value !== undefined
+        ? value
+        : key === 'id'
+          ? randomUUID()
+          : column.hasDefault && typeof column.default !== 'object'
+            ? column.default
+            : null;
+  }
+  return record;
 }
 
-/** The inference log's columns but its creation time (the database's clock): one text for every row. */
-const LOG_KEYS = Object.keys(getTableColumns(inferenceLogs)).filter(
-  (key) => key !== 'createdAt',
-) as (keyof InferenceLogRow & keyof typeof inferenceLogs.$inferInsert)[];
+/**
+ * The rows and the charges of calls of one organization as named CTEs (`inference_log`, then those of
+ * `creditCtes`), for a caller that writes them with something else in one statement. The text is the
+ * same for any number of calls (the rows are one JSON value).
+ */
+export function meterWriteCtes(organizationId: string, writes: readonly MeterWrite[]): Statement {
+  if (writes.some((write) => write.organizationId !== organizationId)) {
+    throw new RangeError('meter writes of one organization only');
+  }
+  const rows = JSON.stringify(writes.map((write) => logRecord(write.row)));
+  return stmt`inference_log as (
+      insert into inference_logs (${verbatim(LOG_COLUMN_LIST)})
+      select ${verbatim(LOG_COLUMN_LIST)} from jsonb_populate_recordset(null::inference_logs, ${rows}::jsonb)
+    ), ${creditCtes(
+      organizationId,
+      writes.map((write) => write.charge),
+    )}`;
+}
 
-const inferenceLogInsert = (row: InferenceLogRow): Statement => insertInto(inferenceLogs, LOG_KEYS, row);
+/** Calls' rows and charges in one statement, for the calls of one organization that end together. */
+const meterWrites: Combine<MeterWrite> = (writes) =>
+  stmt`with ${meterWriteCtes(writes[0]!.organizationId, writes)} select 0 as n where false`;
 
-/** Writes the row and the charge in one statement (the default writer). */
+/**
+ * Writes a call's row and charge (the default writer): with the other calls of its organization that
+ * end meanwhile, in one statement (the charges all write the organization's credit plan: see
+ * writeTogether).
+ */
 export async function writeMetered(db: Db, write: MeterWrite): Promise<void> {
-  // The charge writes the organization's credit plan: see statementRowsTogether.
-  await statementRowsTogether(db, stmt`with ${meterWriteCtes(write)} select 1`, write.organizationId);
+  await writeTogether(db, write.organizationId, meterWrites, write);
 }
 
 /** Handed to a call while it runs: streamed text goes through `token` (first-token time, no fallback after). */

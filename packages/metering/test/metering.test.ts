@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   creditLedger,
   creditPlans,
@@ -16,9 +17,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   chargeCredits,
   creditPlan,
+  inferenceLogRow,
   meteredCall,
   meteredChat,
   renewCredits,
+  writeMetered,
   type MeterScope,
   type MeterTarget,
 } from '../src';
@@ -254,5 +257,71 @@ describe('credits', () => {
       .from(creditPlans)
       .where(eq(creditPlans.organizationId, org.id));
     expect(period!.current).toBe(true);
+  });
+});
+
+describe('writeMetered', () => {
+  /** A call's row and charge of `amount` credits, as meteredCall builds them. */
+  async function calls(org: Awaited<ReturnType<typeof organization>>, amounts: number[]) {
+    const gpt = await org.model('gpt-4o-mini', 'llm');
+    return amounts.map((amount, i) => {
+      const id = randomUUID();
+      const row = inferenceLogRow({
+        id,
+        scope: org.scope,
+        target: gpt,
+        prompt: `question ${i}`,
+        userMessage: `question ${i}`,
+        response: `answer ${i}`,
+        used: { inputTokens: 3, outputTokens: 2 },
+        firstTokenMs: 5,
+        totalMs: 9,
+        streamed: true,
+        fallback: false,
+        error: null,
+        credits: amount,
+      });
+      return { organizationId: org.id, row, charge: { amount, description: `call ${i}`, metadata: { i } } };
+    });
+  }
+  const deltas = (rows: { monthlyDelta: number; extraDelta: number; metadata: unknown }[]) =>
+    rows
+      .sort((a, b) => (a.metadata as { i: number }).i - (b.metadata as { i: number }).i)
+      .map((r) => [Number(r.monthlyDelta), Number(r.extraDelta)]);
+
+  it('calls ending together are written by one statement: each its row, charges taken in order, monthly first', async () => {
+    const org = await organization();
+    await db.update(creditPlans).set({ extraCredits: 30 }).where(eq(creditPlans.organizationId, org.id));
+    const writes = await calls(org, [25, 20, 10, 100]);
+    await Promise.all(writes.map((write) => writeMetered(db, write)));
+    const logs = await org.logs();
+    expect(logs.map((l) => l.id).sort()).toEqual(writes.map((w) => w.row.id).sort());
+    const usage = await org.ledger('usage');
+    // 40 monthly and 30 extra: 25 from monthly; 15 + 5; 10 from extra; the last gets the 15 left.
+    expect(deltas(usage)).toEqual([
+      [-25, 0],
+      [-15, -5],
+      [0, -10],
+      [0, -15],
+    ]);
+    expect(usage.map((u) => (u.metadata as { requested: number }).requested).sort((a, b) => a - b)).toEqual([
+      10, 20, 25, 100,
+    ]);
+    // One statement: one transaction time for every row.
+    expect(new Set(usage.map((u) => u.createdAt.getTime())).size).toBe(1);
+    const plan = await creditPlan(db, org.id);
+    expect(plan).toMatchObject({ remaining_monthly_credits: 0, extra_credits: 0 });
+  });
+
+  it('in a new month, calls ending together renew the allowance once, then are charged', async () => {
+    const org = await organization(new Date(Date.UTC(2020, 0, 1)));
+    await db.update(creditPlans).set({ extraCredits: 30 }).where(eq(creditPlans.organizationId, org.id));
+    await Promise.all((await calls(org, [60, 50])).map((write) => writeMetered(db, write)));
+    expect(await org.ledger('monthly_reset')).toHaveLength(1);
+    expect(deltas(await org.ledger('usage'))).toEqual([
+      [-60, 0],
+      [-40, -10],
+    ]);
+    expect(await creditPlan(db, org.id)).toMatchObject({ remaining_monthly_credits: 0, extra_credits: 20 });
   });
 });

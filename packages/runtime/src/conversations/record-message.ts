@@ -1,4 +1,14 @@
-import { statementRows, statementRowsTogether, stmt, verbatim, type Db, type Statement } from '@atelier/db';
+import { randomUUID } from 'node:crypto';
+import {
+  statementRows,
+  stmt,
+  verbatim,
+  writeTogether,
+  type Combine,
+  type Db,
+  type Statement,
+} from '@atelier/db';
+import { meterWriteCtes, type MeterWrite } from '@atelier/metering';
 import type { AnswerSource, MessagePart } from '@atelier/schemas';
 import { storableJson } from '@atelier/db';
 import { isolating, oneAtATimePer } from '../group-commit';
@@ -23,46 +33,65 @@ function createdAfterLast(conversationId: Statement): Statement {
   return stmt`greatest(now(), (select max(m.created_at) + interval '1 microsecond' from messages m where m.conversation_id = ${conversationId}))`;
 }
 
-/**
- * The two writes of an assistant's answer, as named CTEs: `saved` inserts it (answering its id),
- * `touched` updates its conversation (preview, order). Whatever the content holds is stored: NUL and
- * lone surrogates become U+FFFD. Fixed texts (see `Statement` in @atelier/db): an answer's writes are
- * the hottest statements of a chat. Questions are written by `questionCtes`.
- */
-function answerCtes(conversationId: string, content: MessagePart[], error: boolean, id?: string): Statement {
-  content = storableJson(content);
-  const text = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' ');
-  const values = stmt`${conversationId}::uuid, 'assistant', ${JSON.stringify(content)}::jsonb, ${error}::boolean, ${createdAfterLast(stmt`${conversationId}::uuid`)}`;
-  const insert = id
-    ? stmt`insert into messages (id, conversation_id, role, content, error, created_at) values (${id}::uuid, ${values})`
-    : stmt`insert into messages (conversation_id, role, content, error, created_at) values (${values})`;
-  return stmt`saved as (${insert} returning id), touched as (
-      update conversations set updated_at = ${new Date()}::timestamptz, last_message_preview = ${preview(text)}::text
-      where id = ${conversationId}::uuid)`;
+/** An assistant's answer to store (see `recordAnswer`). */
+interface Answer {
+  id: string;
+  conversationId: string;
+  content: MessagePart[];
+  error: boolean;
 }
 
 /**
- * Stores an assistant's answer and touches its conversation in one statement. `alongside` are more
- * writes that belong with it, as named CTEs (the inference log and the charge, see `meterWriteCtes` of
- * @atelier/metering), so an answer costs a single round trip. Questions: `recordQuestion`.
+ * Answers as named CTEs: `a` (the answers, numbered `n`), `saved` (each a message of its conversation,
+ * after its last one and after the answers before it here) and `touched` (each conversation's preview
+ * and order, from its latest answer here). Whatever the content holds is stored: NUL and lone
+ * surrogates become U+FFFD. One text for any number of answers (they are one JSON value).
+ */
+function answerCtes(answers: readonly Answer[]): Statement {
+  const rows = answers.map(({ id, conversationId, content: given, error }, n) => {
+    const content = storableJson(given);
+    const text = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' ');
+    return { n, id, conversation_id: conversationId, content, error, preview: preview(text) };
+  });
+  return stmt`a as (
+      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        as a(n int, id uuid, conversation_id uuid, content jsonb, error boolean, preview text)),
+    saved as (
+      insert into messages (id, conversation_id, role, content, error, created_at)
+      select a.id, a.conversation_id, 'assistant', a.content, a.error,
+             ${createdAfterLast(verbatim('a.conversation_id'))} + a.n * interval '1 microsecond'
+      from a),
+    touched as (
+      update conversations c set updated_at = now(), last_message_preview = a.preview
+      from (select distinct on (conversation_id) * from a order by conversation_id, n desc) a
+      where c.id = a.conversation_id)`;
+}
+
+/** Answers of one organization with their calls' inference logs and charges (`meterWriteCtes`). */
+const meteredAnswers: Combine<Answer & { meter: MeterWrite }> = (answers) =>
+  stmt`with ${answerCtes(answers)}, ${meterWriteCtes(
+    answers[0]!.meter.organizationId,
+    answers.map((a) => a.meter),
+  )} select 0 as n where false`;
+
+/**
+ * Stores an assistant's answer and touches its conversation. With `meter` (its call's inference log and
+ * charge), the answers of the organization that end together are written with theirs in one statement
+ * (see writeTogether): an answer costs a share of one round trip. Questions: `recordQuestion`.
  */
 export async function recordAnswer(
   db: Db,
   conversationId: string,
   content: MessagePart[],
   error = false,
-  /** With its `key`: the organization the writes charge (see statementRowsTogether). */
-  alongside?: { ctes: Statement; key: string },
+  meter?: MeterWrite,
   /** Chosen by the caller when the client must know it before the write (the chat's `start` event). */
-  id?: string,
+  id: string = randomUUID(),
 ): Promise<string> {
-  const writes = answerCtes(conversationId, content, error, id);
-  const statement = stmt`with ${writes}${alongside ? stmt`, ${alongside.ctes}` : verbatim('')} select id from saved`;
-  // With a charge alongside, the organization's credit plan is written: see statementRowsTogether.
-  const [saved] = alongside
-    ? await statementRowsTogether<{ id: string }>(db, statement, alongside.key)
-    : await statementRows<{ id: string }>(db, statement);
-  return saved!.id;
+  const answer = { id, conversationId, content, error };
+  if (meter) await writeTogether(db, meter.organizationId, meteredAnswers, { ...answer, meter });
+  else await statementRows(db, stmt`with ${answerCtes([answer])} select 1`);
+  return id;
 }
 
 /** A user's question to a conversation. */

@@ -1,4 +1,5 @@
-import { chatbots, conversations, messages, type Db, type Statement } from '@atelier/db';
+import { chatbots, conversations, messages, type Db } from '@atelier/db';
+import type { MeterWrite } from '@atelier/metering';
 import type { Conversation, MessagePart } from '@atelier/schemas';
 import type { MessageFeedback } from '@atelier/schemas/constants';
 import { and, asc, desc, eq, gte, sql } from 'drizzle-orm';
@@ -218,14 +219,14 @@ export function createConversationsService(deps: { db: Db }) {
     ask: (conversation: ConversationRow, content: MessagePart[]): Promise<string> =>
       recordQuestion(db, conversation.id, content),
 
-    /** Stores an answer (with the writes `alongside` it) and moves the conversation to the top. */
+    /** Stores an answer (with its call's log and charge) and moves the conversation to the top. */
     answer: (
       conversation: ConversationRow,
       content: MessagePart[],
       error = false,
-      alongside?: { ctes: Statement; key: string },
+      meter?: MeterWrite,
       id?: string,
-    ): Promise<string> => recordAnswer(db, conversation.id, content, error, alongside, id),
+    ): Promise<string> => recordAnswer(db, conversation.id, content, error, meter, id),
   };
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { chatbots, conversations, models, providers, type Db } from '@atelier/db';
 import { alias } from 'drizzle-orm/pg-core';
-import { creditsLeftSql, meteredChat, meterWriteCtes, writeMetered } from '@atelier/metering';
+import { creditsLeftSql, meteredChat, writeMetered } from '@atelier/metering';
 import { ProviderError, type ChatMessage, type ChatRequest, type ContentPart } from '@atelier/providers';
 import type { MessagePart, SimpleMessageBody, SimpleStreamEvent } from '@atelier/schemas';
 import { and, eq, sql } from 'drizzle-orm';
@@ -262,7 +262,8 @@ export function createSimpleChat(deps: SimpleChatDeps) {
         describeError: (error) =>
           cancelledBy(error) ? 'The client left before the answer ended.' : failureOf(error).detail,
         // The answer, its conversation's order, the log row and the charge (with a due monthly renewal):
-        // one statement, after the question's (recordAnswer makes the content storable).
+        // one statement shared with the organization's answers ending meanwhile, after the question's
+        // (recordAnswer makes the content storable).
         write: async (write, outcome) => {
           modelFailed = outcome.error !== null;
           const failure = modelFailed ? failureOf(outcome.error) : null;
@@ -296,7 +297,7 @@ export function createSimpleChat(deps: SimpleChatDeps) {
               conversation,
               answer,
               failed,
-              { ctes: meterWriteCtes(write), key: write.organizationId },
+              write,
               answerId,
             );
           } catch (error) {
