@@ -293,13 +293,7 @@ export function createSimpleChat(deps: SimpleChatDeps) {
           }
           try {
             await saveQuestion();
-            await deps.conversations.answer(
-              conversation,
-              answer,
-              failed,
-              write,
-              answerId,
-            );
+            await deps.conversations.answer(conversation, answer, failed, write, answerId);
           } catch (error) {
             // The call is logged and charged even when its answer cannot be stored.
             await writeMetered(db, write);
