@@ -1,4 +1,4 @@
-import { chatbots, conversations, messages, queryRows } from '@atelier/db';
+import { chatbots, conversations, messages, queryRows, runs } from '@atelier/db';
 import { sharedTestDatabase } from '@atelier/testkit';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -83,6 +83,9 @@ describe('chat runs', () => {
     expect(questions.map((m) => m.text)).toEqual(['first', 'second']);
     expect(questions[0]!.at < questions[1]!.at).toBe(true);
     expect(await runAt(first.id)).toBe(questions[0]!.at);
+    // The second was taken once the first was stored: its history holds the first question.
+    const [secondRun] = await app.db.select().from(runs).where(eq(runs.id, second.id));
+    expect(secondRun!.inputs.history).toContainEqual({ role: 'user', content: 'first' });
     await finished(app, org.admin.token, first.id);
     await finished(app, org.admin.token, second.id);
   });

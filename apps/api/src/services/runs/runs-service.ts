@@ -174,9 +174,7 @@ export function createRunsService(deps: {
     let row: RunRow;
     try {
       if (question) {
-        const stored = await chatRunInTurn(values.conversationId!, () =>
-          insertChatRuns({ values, question }),
-        );
+        const stored = await insertChatRuns({ values, question });
         if ('error' in stored) throw stored.error;
         row = stored.ok;
       } else row = await insertRuns(values);
@@ -348,6 +346,16 @@ export function createRunsService(deps: {
     trigger: 'chat' | 'api',
     regenerate: boolean,
     known: { creditsLeft: number; history: HistoryEntry[] } | null,
+  ): Promise<RunRow> {
+    // A conversation's messages are taken one at a time, in the order they came: the second waits for
+    // the first to be stored (and reads it in its history), whatever its own reads took.
+    return chatRunInTurn(conversation.id, () =>
+      beginChatInTurn(caller, conversation, bot, inputData, trigger, regenerate, known),
+    );
+  }
+
+  async function beginChatInTurn(
+    ...[caller, conversation, bot, inputData, trigger, regenerate, known]: Parameters<typeof beginChat>
   ): Promise<RunRow> {
     bot = liveChatbot(bot);
     const type = flowType(bot);
