@@ -329,8 +329,8 @@ async function main() {
   const warm = async (bot: string, ask: (c: string) => Promise<Stream>) => {
     for (let i = 0; i < 4; i++) await Promise.all((await conversationsFor(bot, 50)).map(ask));
   };
-  await warm(simpleBot, simple(base, token));
-  await warm(flowBot, chatflow(base, token));
+  if (PATHS.includes('simple')) await warm(simpleBot, simple(base, token));
+  if (PATHS.includes('chatflow')) await warm(flowBot, chatflow(base, token));
 
   const setup = postgres ? 'postgres' : 'pglite';
   const watched = {
@@ -349,8 +349,8 @@ async function main() {
   const fmt = (v: number, width: number, digits = 1) =>
     (Number.isNaN(v) ? '-' : v.toFixed(digits)).padStart(width);
   for (const n of LEVELS) {
-    const simpleConversations = await conversationsFor(simpleBot, n * ROUNDS);
-    const flowConversations = await conversationsFor(flowBot, n * ROUNDS);
+    const simpleConversations = PATHS.includes('simple') ? await conversationsFor(simpleBot, n * ROUNDS) : [];
+    const flowConversations = PATHS.includes('chatflow') ? await conversationsFor(flowBot, n * ROUNDS) : [];
     results.direct![n] = await burst(n, direct(fakeUrl), { api: null, db: null, dbRss: null });
     if (PATHS.includes('simple'))
       results.simple![n] = await burst(
