@@ -440,6 +440,41 @@ describe('simple chat streaming', () => {
     expect(await app.db.select().from(conversations).where(eq(conversations.id, conv))).toEqual([]);
   });
 
+  it('messages arriving together are read by one statement, each checked for its own caller', async () => {
+    const id = await bot({ model: await model('gpt-4o-mini') });
+    const mine = [await conversation(id), await conversation(id)];
+    const other = await org.member('user');
+    const principal = (actor: Actor) => ({
+      userId: actor.id,
+      organizationId: org.id,
+      role: 'user' as const,
+      email: actor.email,
+    });
+    const body = { messages: [{ role: 'user' as const, content: 'hi' }] };
+    const client = (app.db as unknown as { session: { client: { query: (...args: unknown[]) => unknown } } })
+      .session.client;
+    const queries = vi.spyOn(client, 'query');
+    const chat = app.services.simpleChat;
+    const results = await Promise.allSettled([
+      chat.prepare(principal(user), mine[0]!, body),
+      chat.prepare(principal(other), mine[1]!, body), // not theirs
+      chat.prepare(principal(user), mine[1]!, body),
+      chat.prepare(principal(user), '00000000-0000-4000-8000-000000000000', body), // no such conversation
+    ]);
+    const loads = queries.mock.calls.filter((args) => JSON.stringify(args[0]).includes('fallback_models'));
+    queries.mockRestore();
+    expect(loads).toHaveLength(1);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected']);
+    expect(
+      (results[0] as PromiseFulfilledResult<{ conversation: { id: string } }>).value.conversation.id,
+    ).toBe(mine[0]);
+    expect(
+      (results[2] as PromiseFulfilledResult<{ conversation: { id: string } }>).value.conversation.id,
+    ).toBe(mine[1]);
+    for (const i of [1, 3])
+      expect((results[i] as PromiseRejectedResult).reason).toMatchObject({ status: 404 });
+  });
+
   it('images go to multimodal models only, and must be images', async () => {
     const vision = await conversation(await bot({ model: await model('gpt-4o', 'llm-multimodal') }));
     const ok = await send(vision, [

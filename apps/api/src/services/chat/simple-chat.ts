@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { chatbots, conversations, models, providers, type Db } from '@atelier/db';
 import { alias } from 'drizzle-orm/pg-core';
 import { creditsLeftSql, meteredChat, writeMetered } from '@atelier/metering';
+import { isolating } from '@atelier/runtime';
 import { ProviderError, type ChatMessage, type ChatRequest, type ContentPart } from '@atelier/providers';
 import type { MessagePart, SimpleMessageBody, SimpleStreamEvent } from '@atelier/schemas';
 import { and, eq, sql } from 'drizzle-orm';
@@ -67,7 +68,7 @@ export function createSimpleChat(deps: SimpleChatDeps) {
   const fallbackModels = alias(models, 'fallback_models');
   const fallbackProviders = alias(providers, 'fallback_providers');
 
-  /** The conversation, its chatbot, and both models with their providers: one prepared round trip. */
+  /** Conversations, each with its chatbot, both models with their providers and the credits left. */
   const loadQuery = db
     .select({
       conversation: conversations,
@@ -90,13 +91,25 @@ export function createSimpleChat(deps: SimpleChatDeps) {
     .leftJoin(providers, eq(providers.id, models.providerId))
     .leftJoin(fallbackModels, eq(fallbackModels.id, liveFallbackModelId))
     .leftJoin(fallbackProviders, eq(fallbackProviders.id, fallbackModels.providerId))
-    .where(eq(conversations.id, sql.placeholder('conversationId')))
-    .limit(1)
+    .where(sql`${conversations.id} = any(${sql.placeholder('ids')}::uuid[])`)
     .prepare('chat_load');
+  type Loaded = Awaited<ReturnType<typeof loadQuery.execute>>[number];
+  /**
+   * The conversations asked for in one turn of the event loop, read together: a burst of chats costs
+   * one round trip, not one each (a round trip is a large part of an answer's CPU, in the API and in
+   * the database). An id that fails the read fails alone.
+   */
+  const loadTogether = isolating(async (ids: string[]): Promise<(Loaded | null)[]> => {
+    const rows = await loadQuery.execute({ ids });
+    const byId = new Map(rows.map((row) => [row.conversation.id, row]));
+    return ids.map((id) => byId.get(id) ?? null);
+  });
 
   /** The conversation with all it needs, if it is the caller's (else 404). */
   async function load(conversationId: string, access: ChatAccess) {
-    const [row] = await loadQuery.execute({ conversationId });
+    const loaded = await loadTogether(conversationId);
+    if ('error' in loaded) throw loaded.error;
+    const row = loaded.ok;
     if (!row || !access.owns(row.conversation))
       throw new AppError(404, 'not_found', 'The conversation was not found or is not visible to you.');
     return row;
