@@ -96,6 +96,17 @@ export function openSse(
     if (wait <= 0) process.nextTick(flush);
     else timer = setTimeout(flush, wait);
   };
+  /** Ends the stream with its last event: what is pending, the event and the end in one socket write. */
+  const close = (last: string) => {
+    if (ended) return;
+    ended = true;
+    clearTimeout(timer);
+    clearInterval(beat);
+    if (raw.destroyed) return;
+    const out = pending + last;
+    pending = '';
+    raw.end(out);
+  };
   process.nextTick(flush);
   const beat = setInterval(() => write(heartbeat), heartbeatMs);
   metrics.sseStreamsOpen.inc();
@@ -109,20 +120,8 @@ export function openSse(
   return {
     signal: controller.signal,
     send: (data, id) => write(`${id ? `id: ${id}\n` : ''}data: ${JSON.stringify(data)}\n\n`),
-    end: () => {
-      write(`data: ${STREAM_DONE}\n\n`);
-      flush();
-      ended = true;
-      clearInterval(beat);
-      raw.end();
-    },
-    reconnect: (data, retryMs) => {
-      write(`retry: ${retryMs}\ndata: ${JSON.stringify(data)}\n\n`);
-      flush();
-      ended = true;
-      clearInterval(beat);
-      raw.end();
-    },
+    end: () => close(`data: ${STREAM_DONE}\n\n`),
+    reconnect: (data, retryMs) => close(`retry: ${retryMs}\ndata: ${JSON.stringify(data)}\n\n`),
   };
 }
 
