@@ -2,7 +2,7 @@ import { chatbots, conversations, messages, queryRows, runs } from '@atelier/db'
 import { sharedTestDatabase } from '@atelier/testkit';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app';
 import type { Principal } from '../src/services/auth/principal';
 import { echoFlow, finished, flowBot } from './flows';
@@ -88,6 +88,25 @@ describe('chat runs', () => {
     expect(secondRun!.inputs.history).toContainEqual({ role: 'user', content: 'first' });
     await finished(app, org.admin.token, first.id);
     await finished(app, org.admin.token, second.id);
+  });
+
+  it("members' messages of one turn are read by one statement, each checked for its own caller", async () => {
+    const [mine, theirs] = [await conversation(), await conversation()];
+    const other = await org.member('creator');
+    const client = (app.db as unknown as { session: { client: { query: (...args: unknown[]) => unknown } } })
+      .session.client;
+    const queries = vi.spyOn(client, 'query');
+    const member = { userId: other.id, organizationId: org.id, role: 'creator' as const, email: other.email };
+    const results = await Promise.allSettled([
+      app.services.runs.startOwnChat(caller, mine.id, 'chatflow', { query: 'mine' }),
+      app.services.runs.startOwnChat(member, theirs.id, 'chatflow', { query: 'not mine' }),
+    ]);
+    const reads = queries.mock.calls.filter((args) => JSON.stringify(args[0]).includes('json_agg'));
+    queries.mockRestore();
+    expect(reads).toHaveLength(1);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ status: 404 });
+    await finished(app, org.admin.token, (results[0] as PromiseFulfilledResult<{ id: string }>).value.id);
   });
 
   it('a message to a conversation deleted meanwhile fails alone; the others of its turn start', async () => {

@@ -243,8 +243,9 @@ export function createRunsService(deps: {
 
   /**
    * A member's message to a flow in their own conversation needs the conversation, its chatbot, the
-   * credits left and the conversation's last messages: one prepared round trip (then the access rule,
-   * `assertChattable`, which asks the database only for members who are not admins).
+   * credits left and the conversation's last messages: one prepared statement for the conversations of
+   * a turn (then the access rule, `assertChattable`, which asks the database only for members who are
+   * not admins).
    */
   const ownChatContext = db
     .select({
@@ -265,11 +266,15 @@ export function createRunsService(deps: {
         eq(chatbots.organizationId, conversations.organizationId),
       ),
     )
-    .where(
-      and(eq(conversations.id, sql.placeholder('id')), eq(conversations.userId, sql.placeholder('userId'))),
-    )
-    .limit(1)
+    .where(sql`${conversations.id} = any(${sql.placeholder('ids')}::uuid[])`)
     .prepare('run_own_chat_context');
+  type OwnChatContext = Awaited<ReturnType<typeof ownChatContext.execute>>[number];
+  /** The conversations messaged in one turn, read together (one round trip for a burst); an id that fails the read fails alone. */
+  const ownChatContexts = isolating(async (ids: string[]): Promise<(OwnChatContext | null)[]> => {
+    const rows = await ownChatContext.execute({ ids });
+    const byId = new Map(rows.map((row) => [row.conversation.id, row]));
+    return ids.map((id) => byId.get(id) ?? null);
+  });
 
   /** A run its starter may follow; builders of the workspace may follow any run of it. */
   async function visible(principal: Principal, id: string): Promise<RunRow> {
@@ -452,8 +457,10 @@ export function createRunsService(deps: {
       inputData: Record<string, unknown>,
       regenerate = false,
     ): Promise<RunRow> {
-      const [row] = await ownChatContext.execute({ id: conversationId, userId: principal.userId });
-      if (!row) throw notFound('conversation');
+      const read = await ownChatContexts(conversationId);
+      if ('error' in read) throw read.error;
+      const row = read.ok;
+      if (!row || row.conversation.userId !== principal.userId) throw notFound('conversation');
       const bot = await assertChattable(db, principal, row.bot, 'own');
       if (bot.type !== type) {
         throw new AppError(
