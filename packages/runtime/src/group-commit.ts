@@ -59,3 +59,20 @@ export function oneAtATimePer<K>() {
     return mine;
   };
 }
+
+/**
+ * Reads of one row by id made in the same turn of the event loop share one statement: `read` answers the
+ * rows of the ids it is given (in any order), `idOf` names a row's id. A missing row is null; an id
+ * that fails the read (a malformed one) fails alone.
+ */
+export function readTogether<R>(read: (ids: string[]) => Promise<R[]>, idOf: (row: R) => string) {
+  const load = isolating(async (ids: string[]): Promise<(R | null)[]> => {
+    const byId = new Map((await read(ids)).map((row) => [idOf(row), row]));
+    return ids.map((id) => byId.get(id) ?? null);
+  });
+  return async (id: string): Promise<R | null> => {
+    const result = await load(id);
+    if ('error' in result) throw result.error;
+    return result.ok;
+  };
+}

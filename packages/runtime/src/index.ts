@@ -37,4 +37,4 @@ export {
 export type { Presence, RunnerInfo } from './queue/presence';
 export { QUEUE_UNAVAILABLE } from './queue/bullmq-queue';
 export { createEngineServices, type RunScope } from './runs/engine-services';
-export { groupCommit, isolating, oneAtATimePer } from './group-commit';
+export { groupCommit, isolating, oneAtATimePer, readTogether } from './group-commit';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { chatbots, conversations, models, providers, type Db } from '@atelier/db';
 import { alias } from 'drizzle-orm/pg-core';
 import { creditsLeftSql, meteredChat, writeMetered } from '@atelier/metering';
-import { isolating } from '@atelier/runtime';
+import { readTogether } from '@atelier/runtime';
 import { ProviderError, type ChatMessage, type ChatRequest, type ContentPart } from '@atelier/providers';
 import type { MessagePart, SimpleMessageBody, SimpleStreamEvent } from '@atelier/schemas';
 import { and, eq, sql } from 'drizzle-orm';
@@ -93,23 +93,19 @@ export function createSimpleChat(deps: SimpleChatDeps) {
     .leftJoin(fallbackProviders, eq(fallbackProviders.id, fallbackModels.providerId))
     .where(sql`${conversations.id} = any(${sql.placeholder('ids')}::uuid[])`)
     .prepare('chat_load');
-  type Loaded = Awaited<ReturnType<typeof loadQuery.execute>>[number];
   /**
    * The conversations asked for in one turn of the event loop, read together: a burst of chats costs
    * one round trip, not one each (a round trip is a large part of an answer's CPU, in the API and in
-   * the database). An id that fails the read fails alone.
+   * the database).
    */
-  const loadTogether = isolating(async (ids: string[]): Promise<(Loaded | null)[]> => {
-    const rows = await loadQuery.execute({ ids });
-    const byId = new Map(rows.map((row) => [row.conversation.id, row]));
-    return ids.map((id) => byId.get(id) ?? null);
-  });
+  const loadTogether = readTogether(
+    (ids) => loadQuery.execute({ ids }),
+    (row) => row.conversation.id,
+  );
 
   /** The conversation with all it needs, if it is the caller's (else 404). */
   async function load(conversationId: string, access: ChatAccess) {
-    const loaded = await loadTogether(conversationId);
-    if ('error' in loaded) throw loaded.error;
-    const row = loaded.ok;
+    const row = await loadTogether(conversationId);
     if (!row || !access.owns(row.conversation))
       throw new AppError(404, 'not_found', 'The conversation was not found or is not visible to you.');
     return row;

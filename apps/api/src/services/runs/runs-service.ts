@@ -19,6 +19,7 @@ import {
   groupCommit,
   isolating,
   oneAtATimePer,
+  readTogether,
   questionCtes,
   QUEUE_UNAVAILABLE,
   recordAnswer,
@@ -268,13 +269,11 @@ export function createRunsService(deps: {
     )
     .where(sql`${conversations.id} = any(${sql.placeholder('ids')}::uuid[])`)
     .prepare('run_own_chat_context');
-  type OwnChatContext = Awaited<ReturnType<typeof ownChatContext.execute>>[number];
-  /** The conversations messaged in one turn, read together (one round trip for a burst); an id that fails the read fails alone. */
-  const ownChatContexts = isolating(async (ids: string[]): Promise<(OwnChatContext | null)[]> => {
-    const rows = await ownChatContext.execute({ ids });
-    const byId = new Map(rows.map((row) => [row.conversation.id, row]));
-    return ids.map((id) => byId.get(id) ?? null);
-  });
+  /** The conversations messaged in one turn, read together (one round trip for a burst). */
+  const ownChatContexts = readTogether(
+    (ids) => ownChatContext.execute({ ids }),
+    (row) => row.conversation.id,
+  );
 
   /** A run its starter may follow; builders of the workspace may follow any run of it. */
   async function visible(principal: Principal, id: string): Promise<RunRow> {
@@ -457,9 +456,7 @@ export function createRunsService(deps: {
       inputData: Record<string, unknown>,
       regenerate = false,
     ): Promise<RunRow> {
-      const read = await ownChatContexts(conversationId);
-      if ('error' in read) throw read.error;
-      const row = read.ok;
+      const row = await ownChatContexts(conversationId);
       if (!row || row.conversation.userId !== principal.userId) throw notFound('conversation');
       const bot = await assertChattable(db, principal, row.bot, 'own');
       if (bot.type !== type) {
