@@ -64,6 +64,26 @@ describe.each(REDIS_URL ? (['memory', 'redis'] as const) : (['memory'] as const)
       expect(await cache.get('gone', async () => ({ v: 3 }))).toEqual({ v: 3 });
     });
 
+    it('share one load among callers that miss together, but not across a change', async () => {
+      const [here] = await twoProcesses(kind);
+      const cache = here.cache<{ v: number }>('users');
+      const releases: ((v: { v: number }) => void)[] = [];
+      const load = vi.fn(() => new Promise<{ v: number }>((resolve) => releases.push(resolve)));
+      const together = [cache.get('u', load), cache.get('u', load), cache.get('u', load)];
+      expect(load).toHaveBeenCalledTimes(1);
+      releases[0]!({ v: 1 });
+      expect(await Promise.all(together)).toEqual([{ v: 1 }, { v: 1 }, { v: 1 }]);
+
+      await cache.invalidate('u');
+      const before = cache.get('u', load); // a load begun before the next change
+      await cache.invalidate('u');
+      const after = cache.get('u', load); // not handed what that load reads
+      expect(load).toHaveBeenCalledTimes(3);
+      releases[1]!({ v: 2 });
+      releases[2]!({ v: 3 });
+      expect([await before, await after]).toEqual([{ v: 2 }, { v: 3 }]);
+    });
+
     it('drop every entry of one cache on invalidate(null), and leave the other caches alone', async () => {
       const [here, there] = await twoProcesses(kind);
       const models = there.cache<{ v: number }>('models');

@@ -43,6 +43,7 @@ export function createSharedCaches(broadcast: Broadcast): SharedCaches {
       const entries = new LRUCache<string, T>({ max: options.max ?? 10_000, ttl: options.ttlMs ?? 10_000 });
       // A load that began before a change must not store what it read: each change moves the epoch.
       let epoch = 0;
+      const loading = new Map<string, { epoch: number; value: Promise<T | null> }>();
       const drop = (key: string) => {
         epoch += 1;
         entries.delete(key);
@@ -56,10 +57,20 @@ export function createSharedCaches(broadcast: Broadcast): SharedCaches {
         async get(key, load) {
           const hit = entries.get(key);
           if (hit !== undefined) return hit;
+          // Callers that miss together share one load (a burst of one user's requests: one read), unless
+          // a change came since it began.
+          const flying = loading.get(key);
+          if (flying && flying.epoch === epoch) return flying.value;
           const started = epoch;
-          const value: T | null = await load();
-          if (value !== null && started === epoch) entries.set(key, value);
-          return value;
+          const entry = { epoch: started, value: load() };
+          loading.set(key, entry);
+          try {
+            const value = await entry.value;
+            if (value !== null && started === epoch) entries.set(key, value);
+            return value;
+          } finally {
+            if (loading.get(key) === entry) loading.delete(key);
+          }
         },
         async invalidate(key) {
           if (key === null) dropAll();
