@@ -54,7 +54,8 @@ export function creditCtes(organizationId: string, usages: readonly ChargeInput[
       metadata: { ...usage.metadata, requested: usage.amount },
     };
   });
-  // Each charge's share: `before` is what the charges ahead of it took (monthly first, then extra).
+  // What charges up to an amount take from each balance (monthly first, then extra): the plan loses
+  // what all of them take; each charge's ledger row what it adds to those ahead of it (`before`).
   const monthlyTaken = (upTo: string) => `least(o.m, ${upTo})`;
   const extraTaken = (upTo: string) => `least(o.e, greatest(${upTo} - o.m, 0))`;
   return stmt`credit_use as (
@@ -68,8 +69,8 @@ export function creditCtes(organizationId: string, usages: readonly ChargeInput[
       from credit_plans where organization_id = ${organizationId}::uuid for update
     ), credit_plan as (
       update credit_plans p
-      set remaining_monthly_credits = o.m - least(o.m, o.total),
-          extra_credits = p.extra_credits - least(o.e, greatest(o.total - o.m, 0)),
+      set remaining_monthly_credits = o.m - ${verbatim(monthlyTaken('o.total'))},
+          extra_credits = p.extra_credits - ${verbatim(extraTaken('o.total'))},
           period_start = case when o.due then ${verbatim(MONTH_START)} else p.period_start end,
           updated_at = now()
       from credit_old o where p.organization_id = o.organization_id and (o.uses > 0 or o.due)
