@@ -293,8 +293,30 @@ describe.skipIf(inject('noBrowser'))('the workflow editor', () => {
     await shot(page, 'flow-07-run-done');
     await page.keyboard.press('Escape');
 
-    const status = (node: string) =>
-      page.getByTestId(`node-status-${node}`).locator('[data-status]').getAttribute('data-status');
+    // 'none' while the node has no status (getAttribute would wait for the badge).
+    const status = async (node: string) => {
+      const badge = page.getByTestId(`node-status-${node}`).locator('[data-status]');
+      return (await badge.count()) > 0 ? badge.getAttribute('data-status') : 'none';
+    };
+    /** Waits for a node's status; a failure says what the page showed (the run dialog, page errors). */
+    const untilStatus = async (node: string, wanted: string, timeout: number) => {
+      const started = Date.now();
+      const seen: string[] = [];
+      const observed = async () => {
+        const value = await status(node);
+        if (seen.at(-1)?.endsWith(` ${value}`) !== true) seen.push(`${Date.now() - started} ms ${value}`);
+        return value;
+      };
+      try {
+        await expect.poll(observed, { timeout }).toBe(wanted);
+      } catch (error) {
+        await shot(page, `flow-failed-${wanted}`);
+        const dialog = (await page.getByRole('dialog').allInnerTexts()).join(' | ').slice(0, 600);
+        throw new Error(
+          `node ${node} not ${wanted} in ${timeout} ms (${(error as Error).message}); seen: ${seen.join(', ')}; dialog: ${dialog || '(closed)'}; page errors: ${errors.join('; ') || 'none'}`,
+        );
+      }
+    };
     await expect.poll(() => status(weather)).toBe('succeeded');
     expect(await status(other)).toBe('skipped');
     expect(await status(cond)).toBe('succeeded');
@@ -323,13 +345,12 @@ describe.skipIf(inject('noBrowser'))('the workflow editor', () => {
     // About 8 s of streaming (20 ms a word): wide enough to see the node running on a loaded machine.
     await modal.getByLabel(/topic/).fill(`weather ${'and more '.repeat(200)}`);
     await modal.getByRole('button', { name: 'Run', exact: true }).click();
-    // The node shows the last run's result until the new run reaches it. On a loaded machine (CI runs
-    // other packages' tests beside this one) the run starts late and streams 2-3 times slower than its
-    // 8 s: seen at 3 s to start and 20 s to end with one other test suite running, more with two.
-    await expect.poll(() => status(weather), { timeout: 90_000 }).toBe('running');
+    // The node shows the last run's result until the new run reaches it. Generous bounds: on a loaded
+    // machine (CI runs other packages' tests beside this one) the run streams 2-3 times slower than 8 s.
+    await untilStatus(weather, 'running', 90_000);
     await page.reload();
     await page.getByTestId(`node-${weather}`).waitFor();
-    await expect.poll(() => status(weather), { timeout: 120_000 }).toBe('succeeded');
+    await untilStatus(weather, 'succeeded', 120_000);
     expect(await status(other)).toBe('skipped');
     expect(errors).toEqual([]);
   }, 300_000);

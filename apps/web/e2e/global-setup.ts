@@ -70,6 +70,10 @@ export default async function setup(project: TestProject) {
   const outDir = join(webRoot, 'test-results', 'e2e-dist');
 
   process.env.VITE_API_URL = apiUrl;
+  // The build users get: vitest runs with NODE_ENV=test, which vite keeps and React's JSX transform reads
+  // as development (jsxDEV, owner stacks, dev warnings: several times slower, a page busy while it streams).
+  const testEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
   await build({ root: webRoot, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
   // The embeddable chat's own bundle, served by the API (EMBED_DIST_DIR).
   const embedOutDir = join(webRoot, 'test-results', 'e2e-embed-dist');
@@ -79,6 +83,7 @@ export default async function setup(project: TestProject) {
     logLevel: 'warn',
     build: { outDir: embedOutDir, emptyOutDir: true },
   });
+  process.env.NODE_ENV = testEnv;
 
   const api = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: apiRoot,
