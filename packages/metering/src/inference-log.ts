@@ -1,5 +1,6 @@
 import { type inferenceLogs, storableText, type models, type providers } from '@atelier/db';
 import type { ChatMessage, Consumption } from '@atelier/providers';
+import { partsText } from '@atelier/schemas';
 
 export type ModelRow = typeof models.$inferSelect;
 export type ProviderRow = typeof providers.$inferSelect;
@@ -48,10 +49,7 @@ export type InferenceLogRow = typeof inferenceLogs.$inferInsert;
 const words = (text: string) => (text.match(/\S+/g) ?? []).length;
 
 /** The text of a message, images left out. */
-export const messageText = (m: Pick<ChatMessage, 'content'>) =>
-  typeof m.content === 'string'
-    ? m.content
-    : m.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' ');
+export const messageText = (m: Pick<ChatMessage, 'content'>) => partsText(m.content);
 
 /** A chat request as one text: `system: …` then `role: text` per message. */
 export const chatPrompt = (system: string | undefined, messages: ChatMessage[]) =>

@@ -1,4 +1,5 @@
 export * from './constants';
+export * from './message-text';
 export * from './common';
 export * from './password-rules';
 export * from './password';

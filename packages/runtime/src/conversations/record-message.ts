@@ -9,7 +9,7 @@ import {
   type Statement,
 } from '@atelier/db';
 import { meterWriteCtes, type MeterWrite } from '@atelier/metering';
-import type { AnswerSource, MessagePart } from '@atelier/schemas';
+import { partsText, type AnswerSource, type MessagePart } from '@atelier/schemas';
 import { storableJson } from '@atelier/db';
 import { isolating, oneAtATimePer } from '../group-commit';
 
@@ -50,7 +50,7 @@ interface Answer {
 function answerCtes(answers: readonly Answer[]): Statement {
   const rows = answers.map(({ id, conversationId, content: given, error }, n) => {
     const content = storableJson(given);
-    const text = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' ');
+    const text = partsText(content);
     return { n, id, conversation_id: conversationId, content, error, preview: preview(text) };
   });
   return stmt`a as (
@@ -109,7 +109,7 @@ export interface Question {
 export function questionCtes(questions: Question[]): Statement {
   const rows = questions.map(({ conversationId, content: given }, n) => {
     const content = storableJson(given);
-    const text = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' ');
+    const text = partsText(content);
     return { n, conversation_id: conversationId, content, preview: preview(text), title: titleFrom(text) };
   });
   return stmt`q as (

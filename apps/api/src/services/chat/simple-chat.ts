@@ -4,7 +4,12 @@ import { alias } from 'drizzle-orm/pg-core';
 import { creditsLeftSql, meteredChat, writeMetered } from '@atelier/metering';
 import { readTogether } from '@atelier/runtime';
 import { ProviderError, type ChatMessage, type ChatRequest, type ContentPart } from '@atelier/providers';
-import type { MessagePart, SimpleMessageBody, SimpleStreamEvent } from '@atelier/schemas';
+import {
+  partsText,
+  type MessagePart,
+  type SimpleMessageBody,
+  type SimpleStreamEvent,
+} from '@atelier/schemas';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import type { ChatbotRow } from '../chatbots/chatbot-view';
@@ -17,11 +22,6 @@ import { systemPrompt, type KnowledgeRetriever } from './knowledge-seam';
 
 type Target = { model: typeof models.$inferSelect; provider: typeof providers.$inferSelect };
 const IMAGE_URL = /^(data:image\/(jpeg|png|gif|webp);base64,|https?:\/\/)/;
-
-const textOf = (content: string | ContentPart[]) =>
-  typeof content === 'string'
-    ? content
-    : content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' ');
 
 export interface SimpleChatDeps {
   db: Db;
@@ -126,7 +126,7 @@ export function createSimpleChat(deps: SimpleChatDeps) {
         }
         return m.role === 'user'
           ? { role: 'user' as const, content: m.content as string | ContentPart[] }
-          : { role: 'assistant' as const, content: textOf(m.content as string | ContentPart[]) };
+          : { role: 'assistant' as const, content: partsText(m.content as string | ContentPart[]) };
       });
   }
 
@@ -222,7 +222,12 @@ export function createSimpleChat(deps: SimpleChatDeps) {
         storeContent: bot.storeConversations,
       };
       const passages = await deps.knowledge
-        .retrieve({ scope, collectionIds: bot.knowledgeCollectionIds, query: textOf(last.content), signal })
+        .retrieve({
+          scope,
+          collectionIds: bot.knowledgeCollectionIds,
+          query: partsText(last.content),
+          signal,
+        })
         .catch(async (error: unknown) => {
           await saveQuestion().catch(() => undefined); // the question is kept when retrieval fails
           throw error;

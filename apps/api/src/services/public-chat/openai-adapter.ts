@@ -8,6 +8,7 @@ import type {
   OpenAiCitation,
   OpenAiMessage,
 } from '@atelier/schemas';
+import { partsText } from '@atelier/schemas';
 import { AppError } from '../errors';
 import type { Turn } from './public-chat';
 
@@ -17,11 +18,6 @@ export interface CompletionTurn {
   earlier: Turn[];
   inputs: Record<string, unknown>;
 }
-
-const textOf = (content: OpenAiMessage['content']) =>
-  typeof content === 'string'
-    ? content
-    : (content ?? []).flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
 
 const partsOf = (content: OpenAiMessage['content']): string | InputPart[] =>
   typeof content === 'string' || !content
@@ -47,7 +43,7 @@ export function fromCompletionRequest(body: ChatCompletionBody, type: ChatbotTyp
   }
   const earlier = turns.slice(0, -1).map((m) => ({
     role: m.role === 'user' ? ('user' as const) : ('assistant' as const),
-    content: textOf(m.content),
+    content: partsText(m.content, '\n'),
   }));
   const inputs: Record<string, unknown> = { ...(body.metadata ?? {}) };
   let message = partsOf(last.content);

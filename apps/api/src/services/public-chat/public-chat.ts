@@ -8,7 +8,7 @@ import type {
   SimpleMessageBody,
   SimpleStreamEvent,
 } from '@atelier/schemas';
-import { TERMINAL_EVENTS } from '@atelier/schemas';
+import { partsText, TERMINAL_EVENTS } from '@atelier/schemas';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { ChatbotRow } from '../chatbots/chatbot-view';
 import { historyOf, toConversation } from '../chat/conversations-service';
@@ -41,11 +41,6 @@ export interface PublicAnswer {
 
 /** Turns of a conversation given as history (as the chat's own flows take). */
 const HISTORY_LIMIT = 40;
-
-const textOf = (message: string | InputPart[]) =>
-  typeof message === 'string'
-    ? message
-    : message.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' ');
 
 /**
  * The one place a chatbot answers an end user from outside the organization (the public API now, a
@@ -115,7 +110,7 @@ export function createPublicChat(deps: {
       .filter((m) => !m.error)
       .map((m) => ({
         role: m.role === 'user' ? 'user' : 'assistant',
-        content: m.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n'),
+        content: partsText(m.content, '\n'),
       }));
   }
 
@@ -171,7 +166,7 @@ export function createPublicChat(deps: {
         }
         const inputData: Record<string, unknown> = {
           ...input.inputs,
-          query: textOf(input.message),
+          query: partsText(input.message),
           ...(input.earlier ? { history: input.earlier } : {}),
         };
         const run = await deps.runs.startChat(caller, conv, bot, inputData, 'api');

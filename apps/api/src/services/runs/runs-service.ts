@@ -27,7 +27,15 @@ import {
   RuntimeError,
   type Runtime,
 } from '@atelier/runtime';
-import type { FlowConfig, MessagePart, Run, RunDetail, RunStatus, StartRunBody } from '@atelier/schemas';
+import {
+  partsText,
+  type FlowConfig,
+  type MessagePart,
+  type Run,
+  type RunDetail,
+  type RunStatus,
+  type StartRunBody,
+} from '@atelier/schemas';
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import { reuseLastQuestion } from '../chat/conversations-service';
@@ -68,7 +76,7 @@ const HISTORY_LIMIT = 40;
 const toHistory = (rows: { role: 'user' | 'assistant'; content: { type: string; text?: string }[] }[]) =>
   rows.map((m) => ({
     role: m.role,
-    content: m.content.flatMap((p) => (p.type === 'text' ? [p.text ?? ''] : [])).join('\n'),
+    content: partsText(m.content, '\n'),
   }));
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

@@ -1,4 +1,5 @@
 import type { AnswerSource, InputPart, MessagePart, SimpleMessageBody } from '@atelier/schemas';
+import { partsText } from '@atelier/schemas/message-text';
 import type { MessageFeedback, MessageRole } from '@atelier/schemas/constants';
 import type { ChatError } from './errors';
 
@@ -46,8 +47,7 @@ export const fromHistory = (history: readonly HistoryMessage[]): ChatMessage[] =
     createdAt: m.created_at,
   }));
 
-export const messageText = (message: Pick<ChatMessage, 'parts'>): string =>
-  message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+export const messageText = (message: Pick<ChatMessage, 'parts'>): string => partsText(message.parts, '\n');
 
 export const messageImages = (message: Pick<ChatMessage, 'parts'>): string[] =>
   message.parts.flatMap((p) => (p.type === 'image' ? [p.url] : []));
