@@ -302,9 +302,11 @@ describe.skipIf(inject('noBrowser'))('the workflow editor', () => {
     const untilStatus = async (node: string, wanted: string, timeout: number) => {
       const started = Date.now();
       const seen: string[] = [];
+      let last: string | null | undefined;
       const observed = async () => {
         const value = await status(node);
-        if (seen.at(-1)?.endsWith(` ${value}`) !== true) seen.push(`${Date.now() - started} ms ${value}`);
+        if (value !== last) seen.push(`${Date.now() - started} ms ${value}`);
+        last = value;
         return value;
       };
       try {

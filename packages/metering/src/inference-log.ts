@@ -48,17 +48,14 @@ export type InferenceLogRow = typeof inferenceLogs.$inferInsert;
 
 const words = (text: string) => (text.match(/\S+/g) ?? []).length;
 
-/** The text of a message, images left out. */
-export const messageText = (m: Pick<ChatMessage, 'content'>) => partsText(m.content);
-
 /** A chat request as one text: `system: …` then `role: text` per message. */
 export const chatPrompt = (system: string | undefined, messages: ChatMessage[]) =>
-  [`system: ${system ?? ''}`, ...messages.map((m) => `${m.role}: ${messageText(m)}`)].join('\n');
+  [`system: ${system ?? ''}`, ...messages.map((m) => `${m.role}: ${partsText(m.content)}`)].join('\n');
 
 /** The last user message's text, or ''. */
 export const lastUserText = (messages: ChatMessage[]) => {
   const last = [...messages].reverse().find((m) => m.role === 'user');
-  return last ? messageText(last) : '';
+  return last ? partsText(last.content) : '';
 };
 
 /**

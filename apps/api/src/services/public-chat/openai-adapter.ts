@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  AnswerSource,
-  ChatbotType,
-  ChatCompletionBody,
-  CompletionUsage,
-  InputPart,
-  OpenAiCitation,
-  OpenAiMessage,
+import {
+  partsText,
+  type AnswerSource,
+  type ChatbotType,
+  type ChatCompletionBody,
+  type CompletionUsage,
+  type InputPart,
+  type OpenAiCitation,
+  type OpenAiMessage,
 } from '@atelier/schemas';
-import { partsText } from '@atelier/schemas';
 import { AppError } from '../errors';
 import type { Turn } from './public-chat';
 
