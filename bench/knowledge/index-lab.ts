@@ -130,12 +130,23 @@ const variants: Record<string, Variant> = {
   },
 };
 
+/** `half-m<M>-ef<EF>`: the store's halfvec HNSW with other build parameters. */
+function variantOf(name: string): Variant {
+  const tuned = /^half-m(\d+)-ef(\d+)$/.exec(name);
+  if (!tuned) return variants[name]!;
+  return {
+    ...variants.half!,
+    index: `USING hnsw ((embedding::${H}) halfvec_cosine_ops) WITH (m = ${tuned[1]}, ef_construction = ${tuned[2]})`,
+  };
+}
+
 for (const spec of VARIANTS) {
   const [name, ...sets] = spec.split(':');
-  const variant = variants[name!]!;
+  const variant = variantOf(name!);
   await client.query('DROP INDEX IF EXISTS lab.lab_idx');
-  await client.query("SET maintenance_work_mem = '1500MB'");
-  await client.query('SET max_parallel_maintenance_workers = 2');
+  await client.query(`SET maintenance_work_mem = '${process.env.LAB_MEMORY ?? '1500MB'}'`);
+  await client.query(`SET max_parallel_maintenance_workers = ${process.env.LAB_WORKERS ?? 2}`);
+  await client.query(`ALTER TABLE lab.corpus SET (parallel_workers = ${process.env.LAB_WORKERS ?? 2})`);
   const started = performance.now();
   await client.query(`CREATE INDEX lab_idx ON lab.corpus ${variant.index}`);
   const build = (performance.now() - started) / 1000;

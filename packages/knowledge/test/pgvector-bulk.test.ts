@@ -160,12 +160,32 @@ function describeBulkLoad(name: string, makeSubject: () => Promise<BulkSubject>)
         '_deferred_tsv',
         'deferred_pkey',
       ]);
+      // The graph is built with the store's parameters, written out (HNSW_BUILD).
+      const [hnsw] = await subject.sql.query<{ options: string[] | null }>(
+        'SELECT reloptions AS options FROM pg_class WHERE oid = to_regclass($1)',
+        [`${subject.schema}._deferred_hnsw`],
+      );
+      expect(hnsw?.options).toEqual(['m=16', 'ef_construction=64']);
       const indexed = await subject.store.query('deferred', { vector: probe, topK: 5 });
       expect(indexed[0]?.id).toBe('b1234');
       expect(await subject.store.buildVectorIndex('deferred')).toBe(false);
     });
   });
 }
+
+describe('store options', () => {
+  it('refuses a build worker count that is not a whole number', () => {
+    // Options are checked when the store is made, before any statement: no database needed.
+    const sql: SqlClient = {
+      query: () => Promise.reject(new Error('no database')),
+      transaction: () => Promise.reject(new Error('no database')),
+      close: () => Promise.resolve(),
+    };
+    expect(() => createPgvectorStore(sql, { buildWorkers: -1 })).toThrow('buildWorkers is a whole number');
+    expect(() => createPgvectorStore(sql, { buildWorkers: 1.5 })).toThrow('buildWorkers is a whole number');
+    expect(createPgvectorStore(sql, { buildWorkers: 0 }).kind).toBe('pgvector');
+  });
+});
 
 describe('encodeVectorArray', () => {
   it("writes PostgreSQL's binary array of pgvector's binary vectors", () => {

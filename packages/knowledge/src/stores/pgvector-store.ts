@@ -1,4 +1,4 @@
-import { endianness } from 'node:os';
+import { availableParallelism, endianness } from 'node:os';
 import pg from 'pg';
 import { poolClient, toSqlClient, type QueryFn, type SqlClient, type SqlSource } from './sql-client';
 import {
@@ -39,6 +39,12 @@ export interface PgvectorStoreOptions {
   efSearch?: number;
   /** The most maintenance_work_mem a bulk load's index build may take, in MB. Default 1024. */
   buildMemoryMb?: number;
+  /**
+   * Parallel workers an HNSW build asks for (the server's max_parallel_maintenance_workers caps them);
+   * the build's own process works too. Default: this machine's cores less one (the compose stack runs
+   * PostgreSQL beside the API), at least 1.
+   */
+  buildWorkers?: number;
   /** What the HNSW index of collections created from now on holds. Default `halfvec`. */
   vectorIndex?: VectorIndexKind;
   /**
@@ -59,10 +65,17 @@ export const MAX_DIMENSION = 2000;
 const INIT_LOCK = 727_501_417;
 /** A filter whose equalities match at most this many rows is answered by exact search over them. */
 const EXACT_FILTER_ROWS = 2_000;
+/**
+ * The HNSW graph of the store's own collections: pgvector's defaults, written out. Cheaper graphs were
+ * measured (100,000 chunks of 1,536-d on 2 cores, 1 build worker; recall@10 and SQL p50 at ef_search
+ * 150 for these, 200 for the others; `bench/knowledge/index-lab.ts`): m 16 / ef_construction 64 55.9 s,
+ * 0.967 / 8.5 ms; m 12 / 64 44.4 s, 0.974 / 7.8 ms; m 12 / 48 33.6-36.1 s, 0.957-0.973; m 10 / 48
+ * 28.5 s, 0.945. They were not taken: with m 12 an exact top-10 over 3,000 random 24-d vectors missed
+ * its tenth neighbour (pgvector-index.test.ts), and a quicker build is not worth answers that miss.
+ */
+const HNSW_BUILD = 'm = 16, ef_construction = 64';
 /** An HNSW graph element besides its vector: its links (m = 16: 32 on layer 0) and bookkeeping. */
 const HNSW_ELEMENT_BYTES = 600;
-/** Parallel workers an index build asks for; the server's max_parallel_maintenance_workers caps them. */
-const MAX_BUILD_WORKERS = 8;
 const ENDIANNESS = endianness();
 
 const OPERATORS: Record<Distance, { op: string; opclass: string; score: (d: number) => number }> = {
@@ -177,7 +190,7 @@ function vectorIndexStatement(
   dimension: number,
 ): string {
   // Index names start with `_`, which collection names cannot, so they never collide with a table.
-  return `CREATE INDEX IF NOT EXISTS ${quoteIdent(`_${name}_hnsw`)} ON ${table} USING hnsw (${indexedExpression(kind, dimension, '')} ${kind}_${OPERATORS[distance].opclass})`;
+  return `CREATE INDEX IF NOT EXISTS ${quoteIdent(`_${name}_hnsw`)} ON ${table} USING hnsw (${indexedExpression(kind, dimension, '')} ${kind}_${OPERATORS[distance].opclass}) WITH (${HNSW_BUILD})`;
 }
 
 /** The secondary indexes of one of the store's own collections (`vector`: the HNSW one too). */
@@ -289,6 +302,7 @@ export class PgvectorStore implements VectorStore {
   private readonly batchSize: number;
   private readonly efSearch: number;
   private readonly buildMemoryMb: number;
+  private readonly buildWorkers: number;
   private readonly vectorIndex: VectorIndexKind;
   private readonly exactSearchUpTo: number;
   private ready: Promise<void> | undefined;
@@ -307,10 +321,13 @@ export class PgvectorStore implements VectorStore {
     this.batchSize = options.batchSize ?? 500;
     this.efSearch = options.efSearch ?? 150;
     this.buildMemoryMb = options.buildMemoryMb ?? 1024;
+    this.buildWorkers = options.buildWorkers ?? Math.max(1, availableParallelism() - 1);
     this.vectorIndex = options.vectorIndex ?? 'halfvec';
     this.exactSearchUpTo = options.exactSearchUpTo ?? 0;
     if (!INDEX_KINDS.includes(this.vectorIndex)) throw new TypeError('vectorIndex is halfvec or vector');
     if (!IDENTIFIER.test(this.schema)) throw new TypeError(`Invalid schema name ${this.schema}`);
+    if (!Number.isInteger(this.buildWorkers) || this.buildWorkers < 0)
+      throw new TypeError('buildWorkers is a whole number');
     if (!Number.isInteger(this.batchSize) || this.batchSize < 1)
       throw new TypeError('batchSize is a positive integer');
     this.kind = external ? 'pgvector-external' : 'pgvector';
@@ -797,14 +814,15 @@ export class PgvectorStore implements VectorStore {
   }
 
   /**
-   * Runs index builds with the server's parallel maintenance workers (max_parallel_maintenance_workers, 2
-   * by default; 0 builds alone). Asked for: the planner sizes a build by the table's heap, which holds
-   * little (the vectors live in TOAST), and would build alone. HNSW over 1,536-d on 2 cores: 20,000
-   * vectors 22.0 s alone, 11.9 s with 2 workers; 100,000 96.2 and 61.0 s. The option is reset in the
-   * same transaction: no one else ever sees it.
+   * Runs index builds with `buildWorkers` parallel maintenance workers (the server's
+   * max_parallel_maintenance_workers, 2 by default, caps them; 0 builds alone). Asked for: the planner
+   * sizes a build by the table's heap, which holds little (the vectors live in TOAST), and would build
+   * alone. The build's own process works beside its workers, so a worker per core oversubscribes: HNSW
+   * (m 16) over 100,000 vectors of 1,536-d on 2 cores took 96.2 s alone, 65.8 s with 2 workers and
+   * 55.9 s with 1. The option is reset in the same transaction: no one else ever sees it.
    */
   private async withBuildWorkers(query: QueryFn, target: Target, statements: readonly string[]) {
-    await query(`ALTER TABLE ${target.table} SET (parallel_workers = ${MAX_BUILD_WORKERS})`);
+    await query(`ALTER TABLE ${target.table} SET (parallel_workers = ${this.buildWorkers})`);
     for (const statement of statements) await query(statement);
     await query(`ALTER TABLE ${target.table} RESET (parallel_workers)`);
   }
