@@ -60,7 +60,11 @@ function recording(sql: SqlClient, seen: { text: string; params: unknown[] }[]):
   return {
     ...sql,
     query: wrap(sql.query),
-    transaction: (fn) => sql.transaction((query) => fn(wrap(query))),
+    transaction: (fn, options) => {
+      // The settings a read sends with its BEGIN, recorded as a statement of their own.
+      if (options?.prelude) seen.push({ text: options.prelude, params: [] });
+      return sql.transaction((query) => fn(wrap(query)), options);
+    },
     ...(withSettings
       ? {
           withSettings: (settings, text, params, held) => {
@@ -136,6 +140,41 @@ function describeIndexes(name: string, makeSubject: () => Promise<IndexSubject>)
       const hits = await store.query('full', { vector, topK: 5 });
       expect(hits.map((hit) => hit.id)).toEqual(exactTop(all, vector, 5, 'cosine'));
       expect(await lastSearchPlan(seen)).toMatch(/Index Scan using "?_full_hnsw/);
+    });
+
+    it('walks the index for a search wider than the default breadth, where the planner would scan every row', async () => {
+      const seen: { text: string; params: unknown[] }[] = [];
+      const store = createPgvectorStore(recording(subject.sql, seen), { schema: subject.schema });
+      await store.createCollection({ name: 'wide', dimension: DIMENSION, deferVectorIndex: true });
+      const all = chunks(3_000, 41);
+      await store.upsert('wide', all);
+      const vector = randomVector(seeded(42), DIMENSION);
+      // Before the index exists, the same search is exact over every row (the only plan).
+      const exact = await store.query('wide', { vector, topK: 100 });
+      expect(exact.map((hit) => hit.id)).toEqual(exactTop(all, vector, 100, 'cosine'));
+      expect(await store.buildVectorIndex('wide')).toBe(true);
+
+      const hits = await store.query('wide', { vector, topK: 100 }); // ef_search 400
+      expect(hits).toHaveLength(100);
+      const found = new Set(exactTop(all, vector, 100, 'cosine'));
+      expect(hits.filter((hit) => found.has(hit.id)).length).toBeGreaterThanOrEqual(95);
+      const prelude = seen.filter((s) => s.text.includes("'hnsw.ef_search', '400'")).at(-1)!.text;
+      expect(prelude).toContain('enable_seqscan');
+      const search = seen.filter((s) => s.text.includes('AS distance')).at(-1)!;
+      const plan = (settings: string) =>
+        subject.sql.transaction(async (query) => {
+          await query(settings);
+          const rows = await query<{ 'QUERY PLAN': string }>(`EXPLAIN ${search.text}`, search.params);
+          return rows.map((row) => row['QUERY PLAN']).join('\n');
+        });
+      // With the breadth alone, the planner prefers scanning and sorting every row; with the store's
+      // settings, it walks the index.
+      expect(await plan("SELECT set_config('hnsw.ef_search', '400', true)")).toMatch(/Seq Scan/);
+      expect(await plan(prelude)).toMatch(/Index Scan using "?_wide_hnsw/);
+      // A search of the default breadth keeps its single statement.
+      const before = seen.length;
+      await store.query('wide', { vector, topK: 10 });
+      expect(seen.slice(before).some((s) => s.text.includes('enable_seqscan'))).toBe(false);
     });
 
     it('reads a collection again when another process dropped it or made it with another dimension', async () => {

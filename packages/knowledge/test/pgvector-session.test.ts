@@ -9,6 +9,11 @@ import { databaseUrl, dropSchemas, uniqueName, vectorUnavailable } from './postg
 import { randomVector, seeded } from './store-contract';
 
 const DIMENSION = 8;
+/**
+ * The stores' breadth: the searches' top-100 asks for no more (4 x 100), so they are not the wider ones
+ * that run in a transaction of their own (see pgvector-index.test.ts).
+ */
+const BREADTH = 400;
 
 interface Subject {
   store: PgvectorStore;
@@ -78,7 +83,7 @@ describeSessionSearch('embedded PGlite in its process (its connections share one
   const database = await openDatabase({ dataDir, embedded: 'process' });
   const pool = (database.db as unknown as { $client: pg.Pool }).$client;
   return {
-    store: createPgvectorStore(database.db),
+    store: createPgvectorStore(database.db, { efSearch: BREADTH }),
     onSession: async (text) => void (await pool.query(text)),
     cleanup: async () => {
       await database.close();
@@ -94,7 +99,7 @@ describe.skipIf(Boolean(vectorUnavailable))(
       const schema = uniqueName('kb_session');
       const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
       return {
-        store: createPgvectorStore(toSqlClient(pool), { schema }),
+        store: createPgvectorStore(toSqlClient(pool), { schema, efSearch: BREADTH }),
         onSession: async (text) => void (await pool.query(text)),
         cleanup: async () => {
           await pool.end();
