@@ -67,9 +67,9 @@ const INIT_LOCK = 727_501_417;
 const EXACT_FILTER_ROWS = 2_000;
 /**
  * The HNSW graph of the store's own collections: pgvector's defaults, written out. Cheaper graphs were
- * measured (100,000 chunks of 1,536-d on 2 cores, 1 build worker; recall@10 and SQL p50 at ef_search
- * 150 for these, 200 for the others; `bench/knowledge/index-lab.ts`): m 16 / ef_construction 64 55.9 s,
- * 0.967 / 8.5 ms; m 12 / 64 44.4 s, 0.974 / 7.8 ms; m 12 / 48 33.6-36.1 s, 0.957-0.973; m 10 / 48
+ * measured (`bench/knowledge/index-lab.ts`: 100,000 chunks of 1,536-d on 2 cores, 1 build worker; build
+ * time, then recall@10 and SQL p50): m 16 / ef_construction 64 55.9 s, 0.967 / 8.5 ms at ef_search 150;
+ * at ef_search 200: m 12 / 64 44.4 s, 0.974 / 7.8 ms; m 12 / 48 33.6-36.1 s, 0.957-0.973; m 10 / 48
  * 28.5 s, 0.945. They were not taken: with m 12 an exact top-10 over 3,000 random 24-d vectors missed
  * its tenth neighbour (pgvector-index.test.ts), and a quicker build is not worth answers that miss.
  */
