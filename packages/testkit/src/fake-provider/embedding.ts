@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { endianness } from 'node:os';
 import { tokenize } from './text';
 
-/** A token's hash: its bucket comes from the first 4 bytes, its sign from the fifth. */
+/** A token's SHA-1, as used: a number from its first 4 bytes (the bucket), a sign from the fifth. */
 interface TokenHash {
-  word: number;
+  bucketHash: number;
   sign: 1 | -1;
 }
 
@@ -21,7 +21,7 @@ function tokenHash(token: string): TokenHash {
   let found = hashes.get(token);
   if (!found) {
     const digest = createHash('sha1').update(token).digest();
-    found = { word: digest.readUInt32LE(0), sign: (digest[4] ?? 0) & 1 ? 1 : -1 };
+    found = { bucketHash: digest.readUInt32LE(0), sign: (digest[4] ?? 0) & 1 ? 1 : -1 };
     if (hashes.size >= MAX_CACHED) hashes.clear();
     hashes.set(token, found);
   }
@@ -36,8 +36,8 @@ function tokenHash(token: string): TokenHash {
 export function bagOfWordsEmbedding(text: string, dimensions: number): number[] {
   const vector = new Array<number>(dimensions).fill(0);
   for (const token of tokenize(text)) {
-    const { word, sign } = tokenHash(token);
-    const bucket = word % dimensions;
+    const { bucketHash, sign } = tokenHash(token);
+    const bucket = bucketHash % dimensions;
     vector[bucket] = vector[bucket]! + sign;
   }
   const norm = Math.hypot(...vector);
