@@ -96,10 +96,14 @@ function describeIndexes(name: string, makeSubject: () => Promise<IndexSubject>)
      * The plan of the last search the store made, sequential scans off (a small table may not be
      * worth its index): its ordering must be the one its HNSW index serves.
      */
-    async function lastSearchPlan(seen: { text: string; params: unknown[] }[]): Promise<string> {
+    /** The plan of the last search the store sent, under `settings` (default: sequential scans off). */
+    async function lastSearchPlan(
+      seen: { text: string; params: unknown[] }[],
+      settings = "SELECT set_config('enable_seqscan', 'off', true)",
+    ): Promise<string> {
       const search = seen.filter((s) => s.text.includes('AS distance')).at(-1)!;
       const rows = await subject.sql.transaction(async (query) => {
-        await query("SELECT set_config('enable_seqscan', 'off', true)");
+        await query(settings);
         return query<{ 'QUERY PLAN': string }>(`EXPLAIN ${search.text}`, search.params);
       });
       return rows.map((row) => row['QUERY PLAN']).join('\n');
@@ -160,17 +164,12 @@ function describeIndexes(name: string, makeSubject: () => Promise<IndexSubject>)
       expect(hits.filter((hit) => found.has(hit.id)).length).toBeGreaterThanOrEqual(95);
       const prelude = seen.filter((s) => s.text.includes("'hnsw.ef_search', '400'")).at(-1)!.text;
       expect(prelude).toContain('enable_seqscan');
-      const search = seen.filter((s) => s.text.includes('AS distance')).at(-1)!;
-      const plan = (settings: string) =>
-        subject.sql.transaction(async (query) => {
-          await query(settings);
-          const rows = await query<{ 'QUERY PLAN': string }>(`EXPLAIN ${search.text}`, search.params);
-          return rows.map((row) => row['QUERY PLAN']).join('\n');
-        });
       // With the breadth alone, the planner prefers scanning and sorting every row; with the store's
       // settings, it walks the index.
-      expect(await plan("SELECT set_config('hnsw.ef_search', '400', true)")).toMatch(/Seq Scan/);
-      expect(await plan(prelude)).toMatch(/Index Scan using "?_wide_hnsw/);
+      expect(await lastSearchPlan(seen, "SELECT set_config('hnsw.ef_search', '400', true)")).toMatch(
+        /Seq Scan/,
+      );
+      expect(await lastSearchPlan(seen, prelude)).toMatch(/Index Scan using "?_wide_hnsw/);
       // A search of the default breadth keeps its single statement.
       const before = seen.length;
       await store.query('wide', { vector, topK: 10 });
