@@ -43,6 +43,20 @@ describe('sitemap scraper', () => {
     expect(web.requests.filter((r) => r.path === '/sitemap.xml')).toHaveLength(1);
   });
 
+  it('decodes the XML escapes of a URL (&amp; and the character reference &#38;)', async () => {
+    web.routes.set(
+      '/sitemap.xml',
+      xml(
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
+          `<url><loc>${web.url}/p/q?a=1&amp;b=2</loc></url><url><loc>${web.url}/p/r?c=3&#38;d=4</loc></url></urlset>`,
+      ),
+    );
+    web.routes.set('/p/q', page('Q'));
+    web.routes.set('/p/r', page('R'));
+    const docs = await load();
+    expect(docs.map((d) => d.metadata.source)).toEqual([`${web.url}/p/q?a=1&b=2`, `${web.url}/p/r?c=3&d=4`]);
+  });
+
   it('stops at maxPages without fetching more pages or sitemaps', async () => {
     nestedSite();
     const docs = await load([], 2);

@@ -93,6 +93,23 @@ describe('parseDocument: every type', () => {
     expect(doc.metadata).toMatchObject({ title: 'Fixture ODT', paragraphs: 2 });
   });
 
+  it('pptx and odt: character references (&#39;, &#x2019;, &#128512;) decoded; an escaped one stays text', async () => {
+    const refs = 'it&#39;s &#x2019;quoted&#x2019; &#128512; &amp;#39;';
+    const decoded = "it's \u2019quoted\u2019 \u{1F600} &#39;";
+    const pptx = unzipSync(bytes('sample.pptx'));
+    const slide = new TextDecoder().decode(pptx['ppt/slides/slide3.xml']);
+    pptx['ppt/slides/slide3.xml'] = strToU8(slide.replace('Opening &amp; welcome', refs));
+    const slides = await parseDocument({ data: zipSync(pptx), filename: 'refs.pptx' });
+    expect(slides.sections?.[0]).toEqual({ title: 'Slide 1', text: `Slide one title\n${decoded}` });
+    const odt = unzipSync(bytes('sample.odt'));
+    const content = new TextDecoder().decode(odt['content.xml']);
+    const paragraph = /<text:p>.*?<\/text:p>/;
+    expect(content).toMatch(paragraph);
+    odt['content.xml'] = strToU8(content.replace(paragraph, `<text:p>${refs}</text:p>`));
+    const text = await parseDocument({ data: zipSync(odt), filename: 'refs.odt' });
+    expect(text.text).toBe(`Odt heading\n\n${decoded}`);
+  });
+
   it('markdown: kept as written, sections at headings, title from the first heading', async () => {
     const doc = await parse('sample.md');
     expect(doc.type).toBe('markdown');

@@ -8,6 +8,8 @@ const parser = new XMLParser({
   ignoreAttributes: true,
   removeNSPrefix: true,
   processEntities: true,
+  // A <loc> may write its `&` as `&#38;`: character references are decoded only with this on.
+  htmlEntities: true,
   isArray: (name) => name === 'url' || name === 'sitemap',
 });
 

@@ -10,7 +10,9 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   trimValues: false,
   processEntities: true,
-  htmlEntities: false,
+  // Character references (`&#39;`, `&#x2019;`) are decoded only with this on (it also knows HTML's
+  // named entities, which Office XML never uses): writers such as pandoc put quotes that way.
+  htmlEntities: true,
 });
 
 /** Parses XML into fast-xml-parser's ordered form (arrays of `{ tag: children, ':@': attributes }`). */
