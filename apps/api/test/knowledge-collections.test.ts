@@ -183,6 +183,38 @@ describe('RAG collections', () => {
     expect(bad.status).toBe(422);
   });
 
+  it('a 3,072-d embeddings model (text-embedding-3-large) gets a collection that ingests and answers', async () => {
+    // Beyond pgvector's 2,000 dimensions of an indexed `vector`: the store indexes them as halfvec.
+    const large = await startFakeProvider({ embeddingDimensions: 3_072 });
+    try {
+      const { collectionId } = await builtinCollection(t.app, org, ws, large.url, 'Large embeddings');
+      const { rag_collection: shown } = await get(collectionId);
+      expect(shown.dimension).toBe(3_072);
+      const uploaded = await upload(t.app, token(), collectionId, [
+        { filename: 'leave.md', content: '# Leave\n\nEvery employee has 27 days of paid annual leave.' },
+        { filename: 'trains.md', content: '# Travel\n\nTrain tickets are reimbursed in second class.' },
+      ]);
+      expect(uploaded.status).toBe(202);
+      let statuses: string[] = [];
+      for (const until = Date.now() + 30_000; Date.now() < until; ) {
+        const docs = await call(t.app, 'GET', `/rag_collections/${collectionId}/documents`, { token: token() });
+        statuses = docs.body.documents.map((d: { status: string }) => d.status);
+        if (statuses.every((s) => s === 'ready' || s === 'failed')) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(statuses).toEqual(['ready', 'ready']);
+      const answer = await call(t.app, 'POST', `/rag_collections/${collectionId}/query`, {
+        token: token(),
+        body: { query: 'How many days of paid annual leave?', top_k: 1 },
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.body.documents[0]).toMatchObject({ source: { filename: 'leave.md' } });
+      expect(answer.body.documents[0].content).toContain('27 days');
+    } finally {
+      await large.close();
+    }
+  });
+
   it('deletes a built-in collection with its store collection, documents and uploads', async () => {
     const { collectionId } = await builtinCollection(t.app, org, ws, fake.url, 'Doomed');
     const name = (await get(collectionId)).rag_collection.collection_name as string;

@@ -132,6 +132,58 @@ function describeIndexes(name: string, makeSubject: () => Promise<IndexSubject>)
       }, 120_000);
     }
 
+    it('indexes 3,072-d embeddings (text-embedding-3-large) as halfvec, even in a store that indexes full vectors', async () => {
+      // pgvector's HNSW takes 2,000 dimensions of `vector`, 4,000 of `halfvec`.
+      const store = subject.store({ vectorIndex: 'vector' });
+      await store.createCollection({ name: 'large', dimension: 3_072, deferVectorIndex: true });
+      const all = chunks(300, 61, 3_072);
+      await store.upsert('large', all);
+      expect(await store.buildVectorIndex('large')).toBe(true);
+      expect(await store.vectorSearchReady('large')).toBe(true);
+      expect(await indexDef('large')).toContain('(embedding)::halfvec(3072)) halfvec_cosine_ops');
+      const random = seeded(62);
+      for (let q = 0; q < 5; q++) {
+        const vector = randomVector(random, 3_072);
+        const hits = await store.query('large', { vector, topK: 5 });
+        expect(hits.map((hit) => hit.id)).toEqual(exactTop(all, vector, 5, 'cosine'));
+      }
+    }, 120_000);
+
+    it('gives 4,096-d embeddings no vector index (none takes them) and searches them exactly', async () => {
+      const store = subject.store();
+      await store.createCollection({ name: 'widest', dimension: 4_096 });
+      const all = chunks(200, 71, 4_096);
+      expect(await store.vectorSearchReady('widest')).toBe(false); // empty
+      await store.upsert('widest', all);
+      expect(await indexDef('widest')).toBe('');
+      expect(await store.buildVectorIndex('widest')).toBe(false);
+      expect(await store.vectorSearchReady('widest')).toBe(true);
+      const [registered] = await subject.sql.query<{ vector_index: string }>(
+        `SELECT vector_index FROM "${subject.schema}"._collections WHERE name = 'widest'`,
+      );
+      expect(registered?.vector_index).toBe('none');
+      const random = seeded(72);
+      for (let q = 0; q < 3; q++) {
+        const vector = randomVector(random, 4_096);
+        const hits = await store.query('widest', { vector, topK: 5 });
+        expect(hits.map((hit) => hit.id)).toEqual(exactTop(all, vector, 5, 'cosine'));
+        const even = await store.query('widest', {
+          vector,
+          topK: 5,
+          filter: { field: 'n', op: 'lt', value: 100 },
+        });
+        const below = all.filter((chunk) => Number(chunk.metadata!.n) < 100);
+        expect(even.map((hit) => hit.id)).toEqual(exactTop(below, vector, 5, 'cosine'));
+      }
+      // A bulk load into it builds no vector index either.
+      await store.createCollection({ name: 'widest_bulk', dimension: 4_096 });
+      expect(await store.upsert('widest_bulk', all, { bulk: true })).toBe(200);
+      expect(await indexDef('widest_bulk')).toBe('');
+      const vector = randomVector(random, 4_096);
+      const hits = await store.query('widest_bulk', { vector, topK: 3 });
+      expect(hits.map((hit) => hit.id)).toEqual(exactTop(all, vector, 3, 'cosine'));
+    }, 120_000);
+
     it('keeps searching collections whose index holds full-precision vectors (made before)', async () => {
       const legacy = subject.store({ vectorIndex: 'vector' });
       await legacy.createCollection({ name: 'full', dimension: DIMENSION });

@@ -75,7 +75,7 @@ export interface StoreCapabilities {
   maxDimension: number;
 }
 
-const SQL_STORE: StoreCapabilities = { previewInIdOrder: true, maxDimension: 2000 };
+const SQL_STORE: StoreCapabilities = { previewInIdOrder: true, maxDimension: 16_000 };
 
 /** Every chunk of a collection, through `preview` pages. */
 async function everything(store: VectorStore, name: string) {

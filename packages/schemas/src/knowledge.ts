@@ -146,7 +146,8 @@ export const ragCollection = z.object({
   /**
    * Built-in store: whether vector searches are ready. The vector index is built once an ingestion is
    * written; until then searches are exact (slower on large collections). On the embedded database a
-   * collection of up to 5,000 chunks has no index and is ready once it holds a chunk (exact searches).
+   * collection of up to 5,000 chunks has no index and is ready once it holds a chunk (exact searches), as
+   * is one of more than 4,000 dimensions, which no pgvector index takes.
    * null: the connector indexes by itself.
    */
   vector_indexed: z.boolean().nullable(),

@@ -60,8 +60,15 @@ const COLLECTION_NAME = /^[a-z][a-z0-9_]{0,47}$/;
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_$]{0,62}$/;
 /** System schemas never hold collections. */
 const SYSTEM_SCHEMA = /^(pg_|information_schema$)/i;
-/** HNSW indexes `vector` columns up to 2,000 dimensions. */
-export const MAX_DIMENSION = 2000;
+/**
+ * The most dimensions a collection of the store may have: pgvector's `vector` type holds 16,000. Its
+ * HNSW index takes up to 2,000 of `vector` and 4,000 of `halfvec`, so wider embeddings (3,072 of
+ * OpenAI's text-embedding-3-large) are indexed as halfvec whatever `vectorIndex` says, and beyond
+ * 4,000 (4,096-d models) a collection has no vector index: its searches are exact.
+ */
+export const MAX_DIMENSION = 16_000;
+const VECTOR_INDEX_MAX_DIMENSION = 2_000;
+const HALFVEC_INDEX_MAX_DIMENSION = 4_000;
 const INIT_LOCK = 727_501_417;
 /** A filter whose equalities match at most this many rows is answered by exact search over them. */
 const EXACT_FILTER_ROWS = 2_000;
@@ -89,9 +96,11 @@ const OPERATORS: Record<Distance, { op: string; opclass: string; score: (d: numb
  * What the HNSW index of one of the store's own collections holds. `halfvec`: the vectors cast to
  * half precision (an expression index; the column keeps full precision, which scores and re-ranks the
  * candidates): half the index, read faster and built several times faster, the same neighbours.
- * `vector`: the column itself (collections made before halfvec indexes).
+ * `vector`: the column itself (collections made before halfvec indexes). `none`: no vector index, for
+ * embeddings wider than any pgvector index takes (more than 4,000 dimensions): searches are exact.
  */
-export type VectorIndexKind = 'halfvec' | 'vector';
+export type VectorIndexKind = 'halfvec' | 'vector' | 'none';
+/** The kinds a store may be asked to give new collections (`none` follows from the dimension). */
 const INDEX_KINDS: readonly VectorIndexKind[] = ['halfvec', 'vector'];
 
 export function quoteIdent(name: string): string {
@@ -176,8 +185,11 @@ function toChunk(row: ChunkRow): StoredChunk {
   return { id: row.id, content: row.content, contentHash: row.content_hash, metadata };
 }
 
+/** A kind of HNSW index (`none` is the absence of one). */
+type HnswKind = Exclude<VectorIndexKind, 'none'>;
+
 /** The expression the HNSW index of a collection holds (over the alias `t`, or bare with `alias` ''). */
-function indexedExpression(kind: VectorIndexKind, dimension: number, alias = 't.'): string {
+function indexedExpression(kind: HnswKind, dimension: number, alias = 't.'): string {
   return kind === 'halfvec' ? `(${alias}embedding::halfvec(${dimension}))` : `${alias}embedding`;
 }
 
@@ -186,7 +198,7 @@ function vectorIndexStatement(
   name: string,
   table: string,
   distance: Distance,
-  kind: VectorIndexKind,
+  kind: HnswKind,
   dimension: number,
 ): string {
   // Index names start with `_`, which collection names cannot, so they never collide with a table.
@@ -203,7 +215,7 @@ function indexStatements(
   vector = true,
 ): string[] {
   return [
-    ...(vector ? [vectorIndexStatement(name, table, distance, kind, dimension)] : []),
+    ...(vector && kind !== 'none' ? [vectorIndexStatement(name, table, distance, kind, dimension)] : []),
     `CREATE INDEX ${quoteIdent(`_${name}_tsv`)} ON ${table} USING gin (tsv)`,
     // Without fastupdate: a GIN index's pending list (up to 4 MB of entries not yet merged, the
     // metadata of tens of thousands of chunks) is read whole by every lookup. A document's chunks,
@@ -413,7 +425,7 @@ export class PgvectorStore implements VectorStore {
       metadata: 't.metadata',
       embedding: 't.embedding',
       tsv: 't.tsv',
-      index: row.vector_index === 'halfvec' ? 'halfvec' : 'vector',
+      index: row.vector_index === 'halfvec' || row.vector_index === 'none' ? row.vector_index : 'vector',
     };
     this.known.set(name, target);
     return target;
@@ -588,21 +600,21 @@ export class PgvectorStore implements VectorStore {
       // Vectors stay in the row (MAIN: out of line only when the row would not fit a page): no TOAST
       // table write per insert, no TOAST fetch per row on exact (sequential) search.
       await query(`ALTER TABLE ${table} ALTER COLUMN embedding SET STORAGE MAIN`);
-      const statements = indexStatements(
-        name,
-        table,
-        distance,
-        this.vectorIndex,
-        spec.dimension,
-        !spec.deferVectorIndex,
-      );
+      const kind = this.indexKindFor(spec.dimension);
+      const statements = indexStatements(name, table, distance, kind, spec.dimension, !spec.deferVectorIndex);
       for (const statement of statements) await query(statement);
       await query(
         `INSERT INTO ${this.registry} (name, dimension, distance, vector_index) VALUES ($1, $2, $3, $4)`,
-        [name, spec.dimension, distance, this.vectorIndex],
+        [name, spec.dimension, distance, kind],
       );
     });
     return { name, dimension: spec.dimension, distance, writable: true };
+  }
+
+  /** The vector index a new collection of this dimension gets: the store's kind where pgvector takes it. */
+  private indexKindFor(dimension: number): VectorIndexKind {
+    if (dimension > HALFVEC_INDEX_MAX_DIMENSION) return 'none';
+    return dimension > VECTOR_INDEX_MAX_DIMENSION ? 'halfvec' : this.vectorIndex;
   }
 
   async dropCollection(name: string): Promise<void> {
@@ -797,7 +809,7 @@ export class PgvectorStore implements VectorStore {
         written += rows.length;
       }
       const total = await this.countRows(query, target);
-      const vector = total > this.exactSearchUpTo;
+      const vector = total > this.exactSearchUpTo && target.index !== 'none';
       if (vector) await this.raiseBuildMemory(query, target, total);
       const statements = indexStatements(
         name,
@@ -855,19 +867,22 @@ export class PgvectorStore implements VectorStore {
       this.indexName(target.name),
     ]);
     if (found?.oid) return true;
-    if (this.exactSearchUpTo <= 0) return false;
+    const exactOnly = target.index === 'none';
+    if (this.exactSearchUpTo <= 0 && !exactOnly) return false;
     const rows = await this.countRows((text, values) => this.sql.query(text, values), target);
-    return rows > 0 && rows <= this.exactSearchUpTo;
+    return rows > 0 && (exactOnly || rows <= this.exactSearchUpTo);
   }
 
   /**
    * Builds the HNSW index of a collection made with `deferVectorIndex` (writes to it wait meanwhile;
    * searches go on, exact), unless it is small enough to stay exact (`exactSearchUpTo`): then the first
-   * ingestion that takes it past that builds it. Two callers at once build it once: the second finds
-   * it made.
+   * ingestion that takes it past that builds it. A collection too wide for any index (`none`) has none
+   * to build. Two callers at once build it once: the second finds it made.
    */
   async buildVectorIndex(name: string): Promise<boolean> {
     const target = this.writable(await this.resolve(name));
+    const kind = target.index ?? 'vector';
+    if (kind === 'none') return false;
     const index = this.indexName(name);
     return this.sql.transaction(async (query) => {
       await query('SELECT pg_advisory_xact_lock(hashtext($1))', [`atelier-kb-index:${index}`]);
@@ -877,7 +892,7 @@ export class PgvectorStore implements VectorStore {
       if (rows <= this.exactSearchUpTo) return false;
       await this.raiseBuildMemory(query, target, rows);
       await this.withBuildWorkers(query, target, [
-        vectorIndexStatement(name, target.table, target.distance, target.index ?? 'vector', target.dimension),
+        vectorIndexStatement(name, target.table, target.distance, kind, target.dimension),
       ]);
       // The words of the chunks just ingested wait in the full-text index's pending list, which every
       // full-text search would read whole until a vacuum merges it: merged now, with the graph.
