@@ -1,5 +1,6 @@
 import { availableParallelism, endianness } from 'node:os';
 import pg from 'pg';
+import { keywordTerms, usesSearchSyntax } from './keywords';
 import { poolClient, toSqlClient, type QueryFn, type SqlClient, type SqlSource } from './sql-client';
 import {
   DISTANCES,
@@ -52,6 +53,12 @@ export interface PgvectorStoreOptions {
    * that does one thing at a time (the embedded PGlite), where a build holds it whole. Default 0.
    */
   exactSearchUpTo?: number;
+  /**
+   * A keyword of a question that the collection's statistics (pg_stats) say more than this many chunks
+   * hold is left out of its full-text search, unless every keyword is: ranking most of a large
+   * collection costs a read of each of those rows. Default 5,000.
+   */
+  keywordRowsBound?: number;
 }
 
 /** Collection names of the built-in store: lower-case identifiers, so they are their own table names. */
@@ -317,6 +324,7 @@ export class PgvectorStore implements VectorStore {
   private readonly buildWorkers: number;
   private readonly vectorIndex: VectorIndexKind;
   private readonly exactSearchUpTo: number;
+  private readonly keywordRowsBound: number;
   private ready: Promise<void> | undefined;
   /** The store's own collections as last read from the registry, by name. */
   private readonly known = new Map<string, Target>();
@@ -336,6 +344,7 @@ export class PgvectorStore implements VectorStore {
     this.buildWorkers = options.buildWorkers ?? Math.max(1, availableParallelism() - 1);
     this.vectorIndex = options.vectorIndex ?? 'halfvec';
     this.exactSearchUpTo = options.exactSearchUpTo ?? 0;
+    this.keywordRowsBound = options.keywordRowsBound ?? 5_000;
     if (!INDEX_KINDS.includes(this.vectorIndex)) throw new TypeError('vectorIndex is halfvec or vector');
     if (!IDENTIFIER.test(this.schema)) throw new TypeError(`Invalid schema name ${this.schema}`);
     if (!Number.isInteger(this.buildWorkers) || this.buildWorkers < 0)
@@ -1063,18 +1072,49 @@ export class PgvectorStore implements VectorStore {
       throw new KnowledgeError(422, 'no_text_column', `${target.name} has no text column to search`);
     }
     const params = new Params();
-    const tsquery = `websearch_to_tsquery('simple', ${params.add(request.query)}::text)`;
+    let tsquery: string;
+    if (usesSearchSyntax(request.query)) {
+      tsquery = `websearch_to_tsquery('simple', ${params.add(request.query)}::text)`;
+    } else {
+      const terms = keywordTerms(request.query);
+      if (terms.length === 0) return [];
+      tsquery = this.keywordQuery(target, params.add(terms.join(' ')), params);
+    }
     const where = request.filter ? compileFilter(request.filter, target.metadata, params) : 'true';
     const rows = await this.read(target, (query) =>
       query<ChunkRow>(
-        `SELECT ${this.columns(target)}, ts_rank_cd(${target.tsv}, q) AS score
-           FROM ${target.table} AS t, ${tsquery} AS q
-          WHERE ${target.tsv} @@ q AND ${where}
+        `SELECT ${this.columns(target)}, ts_rank_cd(${target.tsv}, k.q) AS score
+           FROM ${target.table} AS t, (SELECT ${tsquery} AS q) AS k
+          WHERE ${target.tsv} @@ k.q AND ${where}
           ORDER BY score DESC, id LIMIT ${params.add(topK)}`,
         params.values,
       ),
     );
     return rows.map((row) => ({ ...toChunk(row), score: Number(row.score) }));
+  }
+
+  /**
+   * The tsquery of a question's keywords (`words`, a parameter): any of them, so that a chunk holding
+   * more of them ranks higher (`ts_rank_cd`) and one holding a single rare one is still found. On the
+   * store's own collections, keywords that the statistics say more than `keywordRowsBound` chunks hold
+   * are left out; when all are, the chunks holding every keyword answer instead.
+   */
+  private keywordQuery(target: Target, words: string, params: Params): string {
+    const lexemes = `(SELECT DISTINCT lexeme FROM unnest(to_tsvector('simple', ${words}::text)))`;
+    // A lexeme as tsquery input: quoted, its quotes and backslashes doubled.
+    const quoted = `'''' || replace(replace(w.lexeme, '\\', '\\\\'), '''', '''''') || ''''`;
+    if (!target.writable) return `(SELECT string_agg(${quoted}, ' | ')::tsquery FROM ${lexemes} AS w)`;
+    const stats = `SELECT e.elem, e.freq FROM pg_stats AS st,
+          unnest(st.most_common_elems::text::text[], st.most_common_elem_freqs) AS e(elem, freq)
+        WHERE st.schemaname = ${params.add(this.schema)} AND st.tablename = ${params.add(target.name)}
+          AND st.attname = 'tsv' AND e.elem IS NOT NULL`;
+    const rows = `SELECT reltuples FROM pg_class WHERE oid = to_regclass(${params.add(target.table)})`;
+    const bound = params.add(this.keywordRowsBound);
+    return `(SELECT CASE WHEN bool_or(k.keep) THEN (string_agg(k.quoted, ' | ') FILTER (WHERE k.keep))::tsquery
+                    ELSE plainto_tsquery('simple', ${words}::text) END
+               FROM (SELECT ${quoted} AS quoted, COALESCE(s.freq, 0) * GREATEST(c.reltuples, 0) <= ${bound} AS keep
+                       FROM ${lexemes} AS w CROSS JOIN (${rows}) AS c
+                       LEFT JOIN (${stats}) AS s ON s.elem = w.lexeme) AS k)`;
   }
 
   close(): Promise<void> {

@@ -8,6 +8,7 @@ import {
   type QdrantPoint,
   type QdrantVectorParams,
 } from './qdrant-client';
+import { keywordTerms } from './keywords';
 import { compileQdrantFilter, METADATA_KEY, pointId, type QdrantFilter } from './qdrant-filter';
 import {
   DISTANCES,
@@ -345,10 +346,11 @@ export class QdrantStore implements VectorStore {
   }
 
   /**
-   * Full-text search: Qdrant's `match: { text }` (all words of the query, through the `content`
-   * full-text index; a plain substring match on collections without it), scored here by term overlap
-   * (occurrences of query words over the chunk's length), since Qdrant does not rank text matches.
-   * At most TEXT_CANDIDATES matching points are scored; no phrase, OR or negation syntax.
+   * Full-text search: Qdrant's `match: { text }` for each keyword of the question (`keywordTerms`: any
+   * of them, through the `content` full-text index; a plain substring match on collections without
+   * it), scored here by term overlap (occurrences of the keywords over the chunk's length), since Qdrant
+   * does not rank text matches. At most TEXT_CANDIDATES matching points are scored; no phrase or
+   * negation syntax.
    */
   async textSearch(name: string, request: TextQuery): Promise<ScoredChunk[]> {
     await this.resolve(name);
@@ -356,9 +358,12 @@ export class QdrantStore implements VectorStore {
     if (typeof request.query !== 'string' || request.query.trim() === '') {
       throw new KnowledgeError(422, 'invalid_query', 'query is a non-empty string');
     }
-    const terms = new Set(words(request.query));
+    const keywords = keywordTerms(request.query);
+    const terms = new Set(keywords.flatMap(words));
     if (terms.size === 0) return [];
-    const must: QdrantFilter[] = [{ must: [{ key: 'content', match: { text: [...terms].join(' ') } }] }];
+    const must: QdrantFilter[] = [
+      { should: keywords.map((keyword) => ({ key: 'content', match: { text: keyword } })) },
+    ];
     if (request.filter) must.push(compileQdrantFilter(request.filter));
     const scored: ScoredChunk[] = [];
     let offset: QdrantId | null | undefined;

@@ -1,0 +1,130 @@
+import { openDatabase } from '@atelier/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPgvectorStore, toSqlClient, type ChunkInput, type PgvectorStore, type SqlClient } from '../src';
+import { keywordTerms, usesSearchSyntax } from '../src/stores/keywords';
+import { databaseUrl, dropSchemas, uniqueName, vectorUnavailable } from './postgres';
+
+describe('keywords of a question', () => {
+  it('drops English and French stopwords, punctuation and elided articles; keeps names whole', () => {
+    expect(keywordTerms('When was Debian bookworm released?')).toEqual(['when', 'debian', 'bookworm', 'released']);
+    expect(keywordTerms("Comment l'API de Node.js gère-t-elle les erreurs ?")).toEqual([
+      'comment',
+      'api',
+      'node.js',
+      'gère-t-elle',
+      'erreurs',
+    ]);
+    expect(keywordTerms('the the THE, a dog... dog')).toEqual(['dog']);
+  });
+
+  it('keeps every word of a question made of stopwords only, and at most 32', () => {
+    expect(keywordTerms('Who is it?')).toEqual(['who', 'is', 'it']);
+    expect(keywordTerms(Array.from({ length: 40 }, (_, i) => `w${i}`).join(' '))).toHaveLength(32);
+    expect(keywordTerms(' ?! … ')).toEqual([]);
+  });
+
+  it('knows search syntax: a quoted phrase or a -excluded word, not a hyphen inside a word', () => {
+    expect(usesSearchSyntax('"annual leave" policy')).toBe(true);
+    expect(usesSearchSyntax('leave -sick')).toBe(true);
+    expect(usesSearchSyntax('-sick leave')).toBe(true);
+    expect(usesSearchSyntax('text-embedding-3-large dimensions')).toBe(false);
+    expect(usesSearchSyntax('costs 5 - 3 euros')).toBe(false);
+  });
+});
+
+interface Subject {
+  sql: SqlClient;
+  schema: string;
+  store(options?: { keywordRowsBound?: number }): PgvectorStore;
+  cleanup(): Promise<void>;
+}
+
+const chunk = (id: string, content: string): ChunkInput => ({ id, content, embedding: [1, 0] });
+
+function describeKeywords(name: string, makeSubject: () => Promise<Subject>) {
+  describe(`full-text search of the built-in store: ${name}`, () => {
+    let subject: Subject;
+    beforeAll(async () => {
+      subject = await makeSubject();
+      const store = subject.store();
+      await store.createCollection({ name: 'phrases', dimension: 2 });
+      await store.upsert('phrases', [
+        chunk('a', 'the quick brown fox'),
+        chunk('b', 'a brown quick fox'),
+        chunk('c', 'brown bread, quick'),
+      ]);
+      // 60 chunks hold "common"; two of them hold "rare" too.
+      await store.createCollection({ name: 'crowd', dimension: 2 });
+      await store.upsert(
+        'crowd',
+        Array.from({ length: 60 }, (_, i) => chunk(`c${i}`, `common words ${i < 2 ? 'rare' : 'plain'}`)),
+      );
+      await subject.sql.query(`ANALYZE "${subject.schema}".crowd`);
+    }, 120_000);
+    afterAll(() => subject?.cleanup());
+
+    const ids = (hits: { id: string }[]) => hits.map((hit) => hit.id);
+
+    it('takes a query with search syntax as written: a quoted phrase, an excluded word', async () => {
+      const store = subject.store();
+      expect(ids(await store.textSearch('phrases', { query: '"quick brown"', topK: 10 }))).toEqual(['a']);
+      expect(ids(await store.textSearch('phrases', { query: 'quick -fox', topK: 10 }))).toEqual(['c']);
+      // Without syntax, any keyword: all three, the two holding both first.
+      const any = await store.textSearch('phrases', { query: 'quick fox', topK: 10 });
+      expect(ids(any.slice(0, 2)).sort()).toEqual(['a', 'b']);
+      expect(ids(any.slice(2))).toEqual(['c']);
+    });
+
+    it('leaves out a keyword more chunks hold than the bound (by the statistics), unless all are', async () => {
+      const bounded = subject.store({ keywordRowsBound: 10 });
+      // "common" (60 chunks) is left out: the chunks holding "rare" answer, not all 60.
+      expect(ids(await bounded.textSearch('crowd', { query: 'common rare', topK: 100 })).sort()).toEqual([
+        'c0',
+        'c1',
+      ]);
+      // Every keyword common: the chunks holding all of them answer.
+      expect(await bounded.textSearch('crowd', { query: 'common words', topK: 100 })).toHaveLength(60);
+      expect(ids(await bounded.textSearch('crowd', { query: 'common plain', topK: 100 }))).toHaveLength(58);
+      // Under the default bound (5,000) every keyword counts: all 60, the two with "rare" first.
+      const all = await subject.store().textSearch('crowd', { query: 'common rare', topK: 100 });
+      expect(all).toHaveLength(60);
+      expect(ids(all.slice(0, 2)).sort()).toEqual(['c0', 'c1']);
+    });
+
+    it('reads lexemes holding quotes and backslashes as they are', async () => {
+      const store = subject.store();
+      await store.createCollection({ name: 'odd', dimension: 2 });
+      await store.upsert('odd', [chunk('q', "it's C:\\temp\\x and o'brien"), chunk('r', 'nothing here')]);
+      expect(ids(await store.textSearch('odd', { query: "o'brien C:\\temp\\x", topK: 10 }))).toEqual(['q']);
+    });
+  });
+}
+
+describeKeywords('PGlite', async () => {
+  const database = await openDatabase({});
+  return {
+    sql: toSqlClient(database.db),
+    schema: 'kb',
+    store: (options) => createPgvectorStore(database.db, options),
+    cleanup: () => database.close(),
+  };
+});
+
+describe.skipIf(Boolean(vectorUnavailable))(
+  `PostgreSQL with pgvector${vectorUnavailable ? ` (skipped: ${vectorUnavailable})` : ''}`,
+  () => {
+    describeKeywords('PostgreSQL', async () => {
+      const schema = uniqueName('kb_keywords');
+      const database = await openDatabase({ url: databaseUrl, poolSize: 2 });
+      return {
+        sql: toSqlClient(database.db),
+        schema,
+        store: (options) => createPgvectorStore(database.db, { ...options, schema }),
+        cleanup: async () => {
+          await database.close();
+          await dropSchemas(schema);
+        },
+      };
+    });
+  },
+);
