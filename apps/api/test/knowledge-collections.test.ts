@@ -196,8 +196,10 @@ describe('RAG collections', () => {
       ]);
       expect(uploaded.status).toBe(202);
       let statuses: string[] = [];
-      for (const until = Date.now() + 30_000; Date.now() < until; ) {
-        const docs = await call(t.app, 'GET', `/rag_collections/${collectionId}/documents`, { token: token() });
+      for (const until = Date.now() + 30_000; Date.now() < until;) {
+        const docs = await call(t.app, 'GET', `/rag_collections/${collectionId}/documents`, {
+          token: token(),
+        });
         statuses = docs.body.documents.map((d: { status: string }) => d.status);
         if (statuses.every((s) => s === 'ready' || s === 'failed')) break;
         await new Promise((r) => setTimeout(r, 100));

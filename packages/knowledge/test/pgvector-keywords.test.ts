@@ -1,12 +1,23 @@
 import { openDatabase } from '@atelier/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgvectorStore, toSqlClient, type ChunkInput, type PgvectorStore, type SqlClient } from '../src';
+import {
+  createPgvectorStore,
+  toSqlClient,
+  type ChunkInput,
+  type PgvectorStore,
+  type SqlClient,
+} from '../src';
 import { keywordTerms, usesSearchSyntax } from '../src/stores/keywords';
 import { databaseUrl, dropSchemas, uniqueName, vectorUnavailable } from './postgres';
 
 describe('keywords of a question', () => {
   it('drops English and French stopwords, punctuation and elided articles; keeps names whole', () => {
-    expect(keywordTerms('When was Debian bookworm released?')).toEqual(['when', 'debian', 'bookworm', 'released']);
+    expect(keywordTerms('When was Debian bookworm released?')).toEqual([
+      'when',
+      'debian',
+      'bookworm',
+      'released',
+    ]);
     expect(keywordTerms("Comment l'API de Node.js gère-t-elle les erreurs ?")).toEqual([
       'comment',
       'api',

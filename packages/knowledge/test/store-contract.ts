@@ -377,7 +377,9 @@ export function describeStoreContract(
         // A question's stopwords are not required; a chunk holding one rare word of it is found.
         const question = await store.textSearch('filtered', { query: 'Where is the lazy dog?', topK: 10 });
         expect(ids(question)).toEqual(['d2']);
-        expect(ids(await store.textSearch('filtered', { query: 'Is there a dog?', topK: 10 }))).toEqual(['d2']);
+        expect(ids(await store.textSearch('filtered', { query: 'Is there a dog?', topK: 10 }))).toEqual([
+          'd2',
+        ]);
         const quick = await store.textSearch('filtered', {
           query: 'quick',
           topK: 10,
