@@ -2,6 +2,7 @@ import type { AnswerSource } from '@atelier/schemas';
 import { AlertCircle, ArrowUp, FileText, LoaderCircle } from 'lucide-react';
 import { useEffect, useRef, type FormEvent, type KeyboardEvent } from 'react';
 import { Markdown } from '@/features/chat/markdown';
+import { groupSources } from '@/lib/source-groups';
 import { cn } from '@/lib/utils';
 import type { EmbedMessage } from './embed-client';
 import type { EmbedTexts } from './embed-texts';
@@ -100,34 +101,43 @@ export function Messages({
 }
 
 /**
- * Where an answer's context came from: the document and its part, each opening to the passage's first
- * lines (a tap on a phone, where there is no hover).
+ * Where an answer's context came from: one entry per document (its part, or how many passages it
+ * gave), each opening to its passages' first lines (a tap on a phone, where there is no hover).
  */
 function Sources({ sources, texts }: { sources: AnswerSource[]; texts: EmbedTexts }) {
+  const part = (s: AnswerSource) =>
+    s.chunk_index !== null ? texts.sourcePart.replace('{n}', String(s.chunk_index + 1)) : null;
   return (
     <div className="mt-2 border-t border-foreground/10 pt-2 text-xs" data-testid="embed-sources">
       <p className="mb-1 font-medium text-muted-foreground">{texts.sources}</p>
       <ol className="grid gap-1">
-        {sources.map((s, i) => (
-          <li key={`${s.collection_id}:${s.document_id ?? ''}:${s.chunk_index ?? i}`}>
-            <details className="group">
-              <summary className="flex cursor-pointer list-none items-center gap-1.5 rounded hover:text-foreground/80 [&::-webkit-details-marker]:hidden">
-                <FileText aria-hidden className="size-3.5 shrink-0 text-muted-foreground" />
-                <span className="truncate font-medium" data-testid="embed-source-name">
-                  {s.filename ?? texts.sourceUntitled}
-                </span>
-                {s.chunk_index !== null ? (
-                  <span className="shrink-0 text-muted-foreground">
-                    · {texts.sourcePart.replace('{n}', String(s.chunk_index + 1))}
+        {groupSources(sources).map((g) => {
+          const detail =
+            g.passages.length === 1
+              ? part(g.passages[0]!)
+              : texts.sourcePassages.replace('{n}', String(g.passages.length));
+          return (
+            <li key={g.key}>
+              <details className="group">
+                <summary className="flex cursor-pointer list-none items-center gap-1.5 rounded hover:text-foreground/80 [&::-webkit-details-marker]:hidden">
+                  <FileText aria-hidden className="size-3.5 shrink-0 text-muted-foreground" />
+                  <span className="truncate font-medium" data-testid="embed-source-name">
+                    {g.filename ?? texts.sourceUntitled}
                   </span>
-                ) : null}
-              </summary>
-              <p className="mt-1 whitespace-pre-wrap break-words border-l-2 border-foreground/15 pl-2 text-muted-foreground">
-                {s.excerpt}
-              </p>
-            </details>
-          </li>
-        ))}
+                  {detail ? <span className="shrink-0 text-muted-foreground">· {detail}</span> : null}
+                </summary>
+                <ol className="mt-1 grid gap-1.5 border-l-2 border-foreground/15 pl-2 text-muted-foreground">
+                  {g.passages.map((s, i) => (
+                    <li key={`${s.chunk_index ?? 'x'}:${i}`}>
+                      {g.passages.length > 1 && part(s) ? <p className="font-medium">{part(s)}</p> : null}
+                      <p className="whitespace-pre-wrap break-words">{s.excerpt}</p>
+                    </li>
+                  ))}
+                </ol>
+              </details>
+            </li>
+          );
+        })}
       </ol>
     </div>
   );

@@ -1,40 +1,67 @@
 import type { AnswerSource } from '@atelier/schemas';
-import { FileText } from 'lucide-react';
+import { ChevronRight, FileText } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { groupSources } from '@/lib/source-groups';
 
 /**
- * Where an answer's context came from: one entry per passage (file, part, score), the passage's
- * opening shown on hover and to screen readers.
+ * Where an answer's context came from: one entry per document (its best score, how many passages it
+ * gave, or the part when it gave one), each opening to its passages (part, score and opening lines).
  */
 export function AnswerSources({ sources }: { sources: AnswerSource[] }) {
   const { t, i18n } = useTranslation();
   if (sources.length === 0) return null;
   const score = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2, minimumFractionDigits: 2 });
+  const part = (s: AnswerSource) =>
+    s.chunk_index !== null ? t('chatPage.messages.sourceChunk', { index: s.chunk_index + 1 }) : null;
+  const groups = groupSources(sources);
   return (
     <details data-testid="answer-sources" className="group border-t pt-2 text-xs text-muted-foreground" open>
       <summary className="cursor-pointer select-none font-medium">
-        {t('chatPage.messages.sources')} ({sources.length})
+        {t('chatPage.messages.sources')} ({groups.length})
       </summary>
       <ol className="mt-1.5 grid gap-1">
-        {sources.map((s, i) => (
-          <li key={`${s.collection_id}:${s.document_id ?? ''}:${s.chunk_index ?? i}`} title={s.excerpt}>
-            <span className="inline-flex max-w-full items-center gap-1.5">
-              <FileText aria-hidden className="size-3.5 shrink-0" />
-              <span className="truncate font-medium text-foreground" data-testid="answer-source-name">
-                {s.filename ?? t('chatPage.messages.sourceUntitled')}
-              </span>
-              {s.chunk_index !== null && (
-                <span className="shrink-0">
-                  · {t('chatPage.messages.sourceChunk', { index: s.chunk_index + 1 })}
-                </span>
-              )}
-              <span className="shrink-0">
-                · {t('chatPage.messages.sourceScore', { score: score.format(s.score) })}
-              </span>
-            </span>
-            <span className="sr-only">{s.excerpt}</span>
-          </li>
-        ))}
+        {groups.map((g) => {
+          const only = g.passages.length === 1 ? g.passages[0]! : null;
+          const detail = only
+            ? part(only)
+            : t('chatPage.messages.sourcePassages', { count: g.passages.length });
+          return (
+            <li key={g.key}>
+              <details className="group/source" data-testid="answer-source">
+                <summary className="flex cursor-pointer list-none items-center gap-1.5 rounded hover:text-foreground [&::-webkit-details-marker]:hidden">
+                  <ChevronRight
+                    aria-hidden
+                    className="size-3 shrink-0 transition-transform group-open/source:rotate-90"
+                  />
+                  <FileText aria-hidden className="size-3.5 shrink-0" />
+                  <span className="truncate font-medium text-foreground" data-testid="answer-source-name">
+                    {g.filename ?? t('chatPage.messages.sourceUntitled')}
+                  </span>
+                  {detail ? <span className="shrink-0">· {detail}</span> : null}
+                  <span className="shrink-0">
+                    · {t('chatPage.messages.sourceScore', { score: score.format(g.best) })}
+                  </span>
+                </summary>
+                <ol className="mt-1 grid gap-1.5 border-l-2 border-border pl-2.5 ml-1.5">
+                  {g.passages.map((s, i) => (
+                    <li key={`${s.chunk_index ?? 'x'}:${i}`} data-testid="answer-source-passage">
+                      {only ? null : (
+                        <p className="font-medium">
+                          {[part(s), t('chatPage.messages.sourceScore', { score: score.format(s.score) })]
+                            .filter(Boolean)
+                            .join(' · ')}
+                        </p>
+                      )}
+                      <p className="line-clamp-4 whitespace-pre-wrap break-words text-foreground/80">
+                        {s.excerpt}
+                      </p>
+                    </li>
+                  ))}
+                </ol>
+              </details>
+            </li>
+          );
+        })}
       </ol>
     </details>
   );

@@ -1,0 +1,116 @@
+import type { AnswerSource } from '@atelier/schemas';
+import i18n from 'i18next';
+import { act, createElement } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { initReactI18next } from 'react-i18next';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Messages } from '../src/embed/embed-views';
+import { textsFor } from '../src/embed/embed-texts';
+import { AnswerSources } from '../src/features/chat/answer-sources';
+import { groupSources } from '../src/lib/source-groups';
+import { bundle } from './locale-bundles';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const source = (document: string | null, chunk: number | null, score: number): AnswerSource => ({
+  collection_id: 'c1',
+  collection_name: 'Handbook',
+  document_id: document && `doc-${document}`,
+  filename: document && `${document}.md`,
+  chunk_index: chunk,
+  score,
+  excerpt: `${document ?? 'untitled'} passage ${chunk ?? '?'}`,
+});
+
+/** Ten passages from three documents, as a retrieval ranks them, and one of no known document. */
+const SOURCES = [
+  source('security', 15, 0.37),
+  source('process', 87, 0.36),
+  source('process', 88, 0.36),
+  source('security', 8, 0.36),
+  source('security', 0, 0.35),
+  source(null, null, 0.34),
+  source('leave', 3, 0.3),
+  source('security', 1, 0.33),
+];
+
+describe('groupSources', () => {
+  it('groups passages by document, documents and passages best first; an unknown one stands alone', () => {
+    const groups = groupSources(SOURCES);
+    expect(groups.map((g) => [g.filename, g.best, g.passages.map((p) => p.chunk_index)])).toEqual([
+      ['security.md', 0.37, [15, 8, 0, 1]],
+      ['process.md', 0.36, [87, 88]],
+      [null, 0.34, [null]],
+      ['leave.md', 0.3, [3]],
+    ]);
+    // The same document in another collection is another source.
+    expect(groupSources([source('a', 1, 0.5), { ...source('a', 2, 0.4), collection_id: 'c2' }])).toHaveLength(
+      2,
+    );
+  });
+});
+
+describe('sources under an answer', () => {
+  let container: HTMLDivElement;
+  let root: Root;
+  beforeAll(async () => {
+    // jsdom lays nothing out: the embedded chat's scroll to its last message has nothing to do.
+    Element.prototype.scrollIntoView ??= () => undefined;
+    await i18n.use(initReactI18next).init({ lng: 'en', resources: { en: { translation: bundle('en') } } });
+  });
+  beforeEach(() => {
+    container = document.createElement('div');
+    document.body.append(container);
+    root = createRoot(container);
+  });
+  afterEach(() => {
+    act(() => root.unmount());
+    container.remove();
+  });
+  const texts = (selector: string) =>
+    [...container.querySelectorAll(selector)].map((e) => e.textContent?.replace(/\s+/g, ' ').trim());
+
+  it('in the app: one entry per document, opening to its passages with part, score and text', () => {
+    act(() => root.render(createElement(AnswerSources, { sources: SOURCES })));
+    expect(container.querySelector('summary')?.textContent).toBe('Sources (4)');
+    expect(texts('[data-testid=answer-source] > summary')).toEqual([
+      'security.md· 4 passages· score 0.37',
+      'process.md· 2 passages· score 0.36',
+      'Untitled passage· score 0.34',
+      'leave.md· part 4· score 0.30',
+    ]);
+    const security = container.querySelector('[data-testid=answer-source]')!;
+    expect(
+      [...security.querySelectorAll('[data-testid=answer-source-passage]')].map((e) => e.textContent),
+    ).toEqual([
+      'part 16 · score 0.37security passage 15',
+      'part 9 · score 0.36security passage 8',
+      'part 1 · score 0.35security passage 0',
+      'part 2 · score 0.33security passage 1',
+    ]);
+    // A document of one passage shows its text alone (part and score are on its line already).
+    const leave = container.querySelectorAll('[data-testid=answer-source]')[3]!;
+    expect(leave.querySelector('[data-testid=answer-source-passage]')?.textContent).toBe('leave passage 3');
+  });
+
+  it('in the embedded chat, in French: the same documents, each opening to its passages', () => {
+    const messages = [{ id: 'a1', role: 'assistant' as const, text: 'Voici.', sources: SOURCES }];
+    act(() =>
+      root.render(
+        createElement(Messages, { greeting: 'Bonjour', messages, streaming: false, texts: textsFor('fr') }),
+      ),
+    );
+    expect(texts('[data-testid=embed-sources] details > summary')).toEqual([
+      'security.md· 4 passages',
+      'process.md· 2 passages',
+      'Document sans titre',
+      'leave.md· partie 4',
+    ]);
+    const first = container.querySelector('[data-testid=embed-sources] details')!;
+    expect(texts('[data-testid=embed-sources] details:first-of-type li').slice(0, 2)).toEqual([
+      'partie 16security passage 15',
+      'partie 9security passage 8',
+    ]);
+    expect(first.textContent).toContain('security passage 1');
+  });
+});
