@@ -130,7 +130,7 @@ function Sources({ sources, texts }: { sources: AnswerSource[]; texts: EmbedText
                   {g.passages.map((s, i) => (
                     <li key={`${s.chunk_index ?? 'x'}:${i}`}>
                       {g.passages.length > 1 && part(s) ? <p className="font-medium">{part(s)}</p> : null}
-                      <p className="whitespace-pre-wrap break-words">{s.excerpt}</p>
+                      <p className="line-clamp-5 whitespace-pre-wrap break-words">{s.excerpt}</p>
                     </li>
                   ))}
                 </ol>
