@@ -6,21 +6,12 @@ import {
   toSqlClient,
   type ChunkInput,
   type Distance,
-  type PgvectorStore,
-  type PgvectorStoreOptions,
   type QueryFn,
   type SqlClient,
 } from '../src';
 import { databaseUrl, dropSchemas, uniqueName, vectorUnavailable } from './postgres';
 import { cosine, expectKnowledgeError, randomVector, seeded } from './store-contract';
-
-interface IndexSubject {
-  sql: SqlClient;
-  schema: string;
-  /** A store over the subject's database; each call is another instance (as another process has). */
-  store(options?: PgvectorStoreOptions): PgvectorStore;
-  cleanup(): Promise<void>;
-}
+import { pgliteSubject, postgresSubject, type StoreSubject } from './store-subjects';
 
 const DIMENSION = 24;
 
@@ -76,9 +67,9 @@ function recording(sql: SqlClient, seen: { text: string; params: unknown[] }[]):
   };
 }
 
-function describeIndexes(name: string, makeSubject: () => Promise<IndexSubject>): void {
+function describeIndexes(name: string, makeSubject: () => Promise<StoreSubject>): void {
   describe(`pgvector HNSW indexes: ${name}`, () => {
-    let subject: IndexSubject;
+    let subject: StoreSubject;
     beforeAll(async () => {
       subject = await makeSubject();
     }, 180_000);
@@ -253,32 +244,12 @@ function describeIndexes(name: string, makeSubject: () => Promise<IndexSubject>)
   });
 }
 
-describeIndexes('PGlite', async () => {
-  const database = await openDatabase({});
-  return {
-    sql: toSqlClient(database.db),
-    schema: 'kb',
-    store: (options) => createPgvectorStore(database.db, options),
-    cleanup: () => database.close(),
-  };
-});
+describeIndexes('PGlite', pgliteSubject);
 
 describe.skipIf(Boolean(vectorUnavailable))(
   `PostgreSQL with pgvector${vectorUnavailable ? ` (skipped: ${vectorUnavailable})` : ''}`,
   () => {
-    describeIndexes('PostgreSQL', async () => {
-      const schema = uniqueName('kb_index');
-      const database = await openDatabase({ url: databaseUrl, poolSize: 2 });
-      return {
-        sql: toSqlClient(database.db),
-        schema,
-        store: (options) => createPgvectorStore(database.db, { ...options, schema }),
-        cleanup: async () => {
-          await database.close();
-          await dropSchemas(schema);
-        },
-      };
-    });
+    describeIndexes('PostgreSQL', () => postgresSubject('kb_index'));
 
     it('opens a registry made before halfvec indexes (no vector_index column)', async () => {
       const schema = uniqueName('kb_legacy');

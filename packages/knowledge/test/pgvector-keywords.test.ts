@@ -1,14 +1,8 @@
-import { openDatabase } from '@atelier/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createPgvectorStore,
-  toSqlClient,
-  type ChunkInput,
-  type PgvectorStore,
-  type SqlClient,
-} from '../src';
+import type { ChunkInput } from '../src';
 import { keywordTerms, usesSearchSyntax } from '../src/stores/keywords';
-import { databaseUrl, dropSchemas, uniqueName, vectorUnavailable } from './postgres';
+import { vectorUnavailable } from './postgres';
+import { pgliteSubject, postgresSubject, type StoreSubject } from './store-subjects';
 
 describe('keywords of a question', () => {
   it('drops English and French stopwords, punctuation and elided articles; keeps names whole', () => {
@@ -43,18 +37,11 @@ describe('keywords of a question', () => {
   });
 });
 
-interface Subject {
-  sql: SqlClient;
-  schema: string;
-  store(options?: { keywordRowsBound?: number }): PgvectorStore;
-  cleanup(): Promise<void>;
-}
-
 const chunk = (id: string, content: string): ChunkInput => ({ id, content, embedding: [1, 0] });
 
-function describeKeywords(name: string, makeSubject: () => Promise<Subject>) {
+function describeKeywords(name: string, makeSubject: () => Promise<StoreSubject>) {
   describe(`full-text search of the built-in store: ${name}`, () => {
-    let subject: Subject;
+    let subject: StoreSubject;
     beforeAll(async () => {
       subject = await makeSubject();
       const store = subject.store();
@@ -111,31 +98,9 @@ function describeKeywords(name: string, makeSubject: () => Promise<Subject>) {
   });
 }
 
-describeKeywords('PGlite', async () => {
-  const database = await openDatabase({});
-  return {
-    sql: toSqlClient(database.db),
-    schema: 'kb',
-    store: (options) => createPgvectorStore(database.db, options),
-    cleanup: () => database.close(),
-  };
-});
+describeKeywords('PGlite', pgliteSubject);
 
 describe.skipIf(Boolean(vectorUnavailable))(
   `PostgreSQL with pgvector${vectorUnavailable ? ` (skipped: ${vectorUnavailable})` : ''}`,
-  () => {
-    describeKeywords('PostgreSQL', async () => {
-      const schema = uniqueName('kb_keywords');
-      const database = await openDatabase({ url: databaseUrl, poolSize: 2 });
-      return {
-        sql: toSqlClient(database.db),
-        schema,
-        store: (options) => createPgvectorStore(database.db, { ...options, schema }),
-        cleanup: async () => {
-          await database.close();
-          await dropSchemas(schema);
-        },
-      };
-    });
-  },
+  () => describeKeywords('PostgreSQL', () => postgresSubject('kb_keywords')),
 );
