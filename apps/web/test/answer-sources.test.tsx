@@ -1,16 +1,11 @@
 import type { AnswerSource } from '@atelier/schemas';
-import i18n from 'i18next';
-import { act, createElement } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { initReactI18next } from 'react-i18next';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createElement } from 'react';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Messages } from '../src/embed/embed-views';
 import { textsFor } from '../src/embed/embed-texts';
 import { AnswerSources } from '../src/features/chat/answer-sources';
 import { groupSources } from '../src/lib/source-groups';
-import { bundle } from './locale-bundles';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { reactRoot } from './react-root';
 
 const source = (document: string | null, chunk: number | null, score: number): AnswerSource => ({
   collection_id: 'c1',
@@ -51,35 +46,24 @@ describe('groupSources', () => {
 });
 
 describe('sources under an answer', () => {
-  let container: HTMLDivElement;
-  let root: Root;
-  beforeAll(async () => {
+  const dom = reactRoot();
+  beforeAll(() => {
     // jsdom lays nothing out: the embedded chat's scroll to its last message has nothing to do.
     Element.prototype.scrollIntoView ??= () => undefined;
-    await i18n.use(initReactI18next).init({ lng: 'en', resources: { en: { translation: bundle('en') } } });
-  });
-  beforeEach(() => {
-    container = document.createElement('div');
-    document.body.append(container);
-    root = createRoot(container);
-  });
-  afterEach(() => {
-    act(() => root.unmount());
-    container.remove();
   });
   const texts = (selector: string) =>
-    [...container.querySelectorAll(selector)].map((e) => e.textContent?.replace(/\s+/g, ' ').trim());
+    [...dom.container.querySelectorAll(selector)].map((e) => e.textContent?.replace(/\s+/g, ' ').trim());
 
   it('in the app: one entry per document, opening to its passages with part, score and text', () => {
-    act(() => root.render(createElement(AnswerSources, { sources: SOURCES })));
-    expect(container.querySelector('summary')?.textContent).toBe('Sources (4)');
+    dom.render(createElement(AnswerSources, { sources: SOURCES }));
+    expect(dom.container.querySelector('summary')?.textContent).toBe('Sources (4)');
     expect(texts('[data-testid=answer-source] > summary')).toEqual([
       'security.md· 4 passages· score 0.37',
       'process.md· 2 passages· score 0.36',
       'Untitled passage· score 0.34',
       'leave.md· part 4· score 0.30',
     ]);
-    const security = container.querySelector('[data-testid=answer-source]')!;
+    const security = dom.container.querySelector('[data-testid=answer-source]')!;
     expect(
       [...security.querySelectorAll('[data-testid=answer-source-passage]')].map((e) => e.textContent),
     ).toEqual([
@@ -89,16 +73,14 @@ describe('sources under an answer', () => {
       'part 2 · score 0.33security passage 1',
     ]);
     // A document of one passage shows its text alone (part and score are on its line already).
-    const leave = container.querySelectorAll('[data-testid=answer-source]')[3]!;
+    const leave = dom.container.querySelectorAll('[data-testid=answer-source]')[3]!;
     expect(leave.querySelector('[data-testid=answer-source-passage]')?.textContent).toBe('leave passage 3');
   });
 
   it('in the embedded chat, in French: the same documents, each opening to its passages', () => {
     const messages = [{ id: 'a1', role: 'assistant' as const, text: 'Voici.', sources: SOURCES }];
-    act(() =>
-      root.render(
-        createElement(Messages, { greeting: 'Bonjour', messages, streaming: false, texts: textsFor('fr') }),
-      ),
+    dom.render(
+      createElement(Messages, { greeting: 'Bonjour', messages, streaming: false, texts: textsFor('fr') }),
     );
     expect(texts('[data-testid=embed-sources] details > summary')).toEqual([
       'security.md· 4 passages',
@@ -106,7 +88,7 @@ describe('sources under an answer', () => {
       'Document sans titre',
       'leave.md· partie 4',
     ]);
-    const first = container.querySelector('[data-testid=embed-sources] details')!;
+    const first = dom.container.querySelector('[data-testid=embed-sources] details')!;
     expect(texts('[data-testid=embed-sources] details:first-of-type li').slice(0, 2)).toEqual([
       'partie 16security passage 15',
       'partie 9security passage 8',

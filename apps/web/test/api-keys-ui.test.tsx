@@ -1,16 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { CreatedApiKey } from '@atelier/schemas';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import i18n from 'i18next';
-import { act, createElement, type ReactElement } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { initReactI18next } from 'react-i18next';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, createElement } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiKeyCreateDialog } from '../src/features/studio/api-key-create-dialog';
 import { ApiKeysSection } from '../src/features/studio/api-keys-section';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { reactRoot } from './react-root';
 
 const KEY = `atl_${'k'.repeat(43)}`;
 const created: CreatedApiKey = {
@@ -22,31 +16,9 @@ const created: CreatedApiKey = {
   key: KEY,
 };
 
-function english() {
-  const dir = join(process.cwd(), 'src', 'i18n', 'locales');
-  const merged = {};
-  for (const f of readdirSync(dir).filter((n) => n.startsWith('en.'))) {
-    Object.assign(merged, JSON.parse(readFileSync(join(dir, f), 'utf8')));
-  }
-  return merged;
-}
-
-let container: HTMLDivElement;
-let root: Root;
-beforeAll(async () => {
-  await i18n.use(initReactI18next).init({ lng: 'en', resources: { en: { translation: english() } } });
-});
-beforeEach(() => {
-  container = document.createElement('div');
-  document.body.append(container);
-  root = createRoot(container);
-});
-afterEach(() => {
-  act(() => root.unmount());
-  container.remove();
-  vi.unstubAllGlobals();
-});
-const render = (element: ReactElement) => act(() => root.render(element));
+const dom = reactRoot();
+afterEach(() => vi.unstubAllGlobals());
+const render = dom.render;
 const page = () => document.body.textContent ?? '';
 const button = (name: string) =>
   [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === name)!;
@@ -126,8 +98,7 @@ describe('the API keys section', () => {
     await until('No API keys yet');
     expect(page()).toContain('No API keys yet');
     expect(button('Create key')).toBeDefined();
-    act(() => root.unmount());
-    root = createRoot(container);
+    dom.remount();
     vi.stubGlobal('fetch', answer(500, { detail: 'Down', code: 'internal_error' }));
     render(section());
     await until('could not be loaded');

@@ -1,18 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { RunDetail, RunNodeExecution } from '@atelier/schemas';
-import i18n from 'i18next';
 import { act, createElement } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { initReactI18next } from 'react-i18next';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ExecutionPanel } from '../src/features/flow-editor/runs/execution-panel';
 import { NodeRunBadge } from '../src/features/flow-editor/runs/node-run-badge';
 import { findMedia, imageSrc, mediaOf, previewString } from '../src/features/flow-editor/runs/media';
 import { RunProgress } from '../src/features/flow-editor/runs/run-progress';
 import { useRunStore } from '../src/features/flow-editor/runs/run-store';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { reactRoot } from './react-root';
 
 const PNG = 'data:image/png;base64,iVBORw0KGgo=';
 const MP3 = 'data:audio/mpeg;base64,SUQz';
@@ -67,16 +61,6 @@ describe('media in outputs', () => {
   });
 });
 
-/** All English texts, as the app merges its locale files. */
-function english() {
-  const dir = join(process.cwd(), 'src', 'i18n', 'locales');
-  const merged = {};
-  for (const f of readdirSync(dir).filter((n) => n.startsWith('en.'))) {
-    Object.assign(merged, JSON.parse(readFileSync(join(dir, f), 'utf8')));
-  }
-  return merged;
-}
-
 const execution = (over: Partial<RunNodeExecution>): RunNodeExecution => ({
   node_id: 'n1',
   node_type: 'dalle3',
@@ -110,26 +94,13 @@ const detail = (executions: RunNodeExecution[]): RunDetail => ({
 });
 
 describe('the execution panel', () => {
-  let container: HTMLDivElement;
-  let root: Root;
-  beforeAll(async () => {
-    await i18n.use(initReactI18next).init({ lng: 'en', resources: { en: { translation: english() } } });
-  });
-  beforeEach(() => {
-    useRunStore.getState().reset();
-    container = document.createElement('div');
-    document.body.append(container);
-    root = createRoot(container);
-  });
-  afterEach(() => {
-    act(() => root.unmount());
-    container.remove();
-  });
-  const render = (element: React.ReactElement) => act(() => root.render(element));
+  const dom = reactRoot();
+  beforeEach(() => useRunStore.getState().reset());
+  const render = dom.render;
 
   it('renders nothing while no node is selected', () => {
     render(createElement(ExecutionPanel));
-    expect(container.innerHTML).toBe('');
+    expect(dom.container.innerHTML).toBe('');
   });
 
   it('shows status, duration, parameters and outputs as JSON, images and audio as such', () => {
@@ -146,7 +117,7 @@ describe('the execution panel', () => {
     );
     render(createElement(ExecutionPanel));
     act(() => useRunStore.getState().selectExecution('n1'));
-    const panel = container.querySelector('[data-testid="execution-panel"]')!;
+    const panel = dom.container.querySelector('[data-testid="execution-panel"]')!;
     expect(panel.textContent).toContain('Duration: 2.50 s');
     expect(panel.querySelector('[data-status="succeeded"]')?.textContent).toBe('Succeeded');
     const imgs = [...panel.querySelectorAll('img')].map((i) => i.getAttribute('src'));
@@ -160,7 +131,7 @@ describe('the execution panel', () => {
     // Closing clears the selection.
     act(() => (panel.querySelector('button[aria-label="Close"]') as HTMLButtonElement).click());
     expect(useRunStore.getState().selectedExecutionNodeId).toBeNull();
-    expect(container.innerHTML).toBe('');
+    expect(dom.container.innerHTML).toBe('');
   });
 
   it('lists an iteration node by item, with each error', () => {
@@ -174,7 +145,7 @@ describe('the execution panel', () => {
       );
     useRunStore.getState().selectExecution('n1');
     render(createElement(ExecutionPanel));
-    const items = [...container.querySelectorAll('[data-testid="node-execution"]')];
+    const items = [...dom.container.querySelectorAll('[data-testid="node-execution"]')];
     expect(items.map((i) => i.textContent?.slice(0, 6))).toEqual(['Item 0', 'Item 1']);
     expect(items[1]?.querySelector('[role="alert"]')?.textContent).toBe('Rate limited');
   });
@@ -182,7 +153,7 @@ describe('the execution panel', () => {
   it('the progress view renders the final output as markdown, never as HTML', () => {
     useRunStore.getState().loadRun(detail([execution({})]));
     render(createElement(RunProgress, { labels: { n1: 'Image generator' } }));
-    const progress = container.querySelector('[data-testid="run-progress"]')!;
+    const progress = dom.container.querySelector('[data-testid="run-progress"]')!;
     expect(progress.textContent).toContain('Image generator');
     expect(progress.querySelector('strong')?.textContent).toBe('Done');
     expect(progress.querySelector('script')).toBeNull();
@@ -191,12 +162,12 @@ describe('the execution panel', () => {
 
   it("a canvas node's badge names its status; it is a sign, the whole node opens the execution", () => {
     render(createElement(NodeRunBadge, { nodeId: 'n1' }));
-    expect(container.innerHTML).toBe('');
+    expect(dom.container.innerHTML).toBe('');
     act(() => useRunStore.getState().loadRun(detail([execution({ status: 'failed', error: 'x' })])));
-    const badge = container.querySelector('[data-testid="node-status-n1"]')!;
+    const badge = dom.container.querySelector('[data-testid="node-status-n1"]')!;
     expect(badge.getAttribute('aria-label')).toBe('Failed');
     expect(badge.querySelector('[data-status]')?.getAttribute('data-status')).toBe('failed');
-    expect(container.querySelector('button')).toBeNull();
+    expect(dom.container.querySelector('button')).toBeNull();
   });
 
   it('names the model by its display name, and the node by its label with its id once', () => {
@@ -215,7 +186,7 @@ describe('the execution panel', () => {
       model: (id: string) => ({ 'm-123': 'Fast model · Fake AI', 'm-456': 'Slow model · Fake AI' })[id],
     };
     render(createElement(ExecutionPanel, { names }));
-    const panel = container.querySelector('[data-testid="execution-panel"]')!;
+    const panel = dom.container.querySelector('[data-testid="execution-panel"]')!;
     expect(panel.querySelector('h3')?.textContent).toBe('Writer');
     expect(panel.textContent!.split('llm_1').length - 1).toBe(1);
     expect(panel.querySelector('[data-testid="execution-model"]')?.textContent).toBe(
@@ -229,7 +200,7 @@ describe('the execution panel', () => {
     useRunStore.getState().loadRun(detail([execution({ node_id: 'n9' })]));
     useRunStore.getState().selectExecution('n9');
     render(createElement(ExecutionPanel));
-    const panel = container.querySelector('[data-testid="execution-panel"]')!;
+    const panel = dom.container.querySelector('[data-testid="execution-panel"]')!;
     expect(panel.querySelector('h3')).toBeNull();
     expect(panel.textContent!.split('n9').length - 1).toBe(1);
   });
