@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import { messages, runs } from '@atelier/db';
+import { messages, nodeExecutions, runs } from '@atelier/db';
 import { sharedTestDatabase, startFakeProvider, type FakeProvider } from '@atelier/testkit';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
@@ -318,6 +318,21 @@ describe('chatting with a chatflow', () => {
     expect(detail.body.node_executions[0].outputs.history).toEqual([
       { role: 'user', content: 'owls' },
       { role: 'assistant', content: 'Echo: Write about owls' },
+    ]);
+
+    // Nodes that started within one millisecond (the input node takes less) keep the order they ran in,
+    // whatever order the rows are stored in (updated last first, they are stored in reverse).
+    for (const nodeId of ['output_ou01', 'llm_ab12', 'input_in01']) {
+      await app.db
+        .update(nodeExecutions)
+        .set({ startedAt: new Date('2026-01-01T00:00:00Z') })
+        .where(and(eq(nodeExecutions.runId, started.run_id), eq(nodeExecutions.nodeId, nodeId)));
+    }
+    const tied = await call(app, 'GET', `/runs/${started.run_id}`, { token: org.admin.token });
+    expect(tied.body.node_executions.map((e: { node_id: string }) => e.node_id)).toEqual([
+      'input_in01',
+      'llm_ab12',
+      'output_ou01',
     ]);
   });
 });

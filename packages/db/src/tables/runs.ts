@@ -1,6 +1,7 @@
 import type { FlowConfiguration } from '@atelier/schemas';
 import { flowChatbotTypes, finishedNodeStatuses, runStatuses, runTriggers } from '@atelier/schemas/constants';
 import {
+  bigserial,
   doublePrecision,
   foreignKey,
   index,
@@ -102,6 +103,11 @@ export const nodeExecutions = pgTable(
     parameters: jsonb('parameters').$type<unknown>().notNull().default({}),
     outputs: jsonb('outputs').$type<Record<string, unknown>>().notNull().default({}),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    /**
+     * The order the executions were written in: nodes of a run end in the order they ran, and two that
+     * started within one millisecond (a trivial node and the next) share `startedAt`.
+     */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
   },
   (t) => [index('node_executions_run_idx').on(t.runId, t.startedAt)],
 );

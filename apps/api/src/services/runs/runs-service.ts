@@ -305,7 +305,7 @@ export function createRunsService(deps: {
       .select()
       .from(nodeExecutions)
       .where(eq(nodeExecutions.runId, row.id))
-      .orderBy(asc(nodeExecutions.startedAt));
+      .orderBy(asc(nodeExecutions.startedAt), asc(nodeExecutions.seq));
     return {
       ...toRun(row),
       node_executions: executions.map((e) => ({

@@ -1,0 +1,1 @@
+ALTER TABLE "node_executions" ADD COLUMN "seq" bigserial NOT NULL;
