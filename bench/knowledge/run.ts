@@ -13,7 +13,10 @@
 //    it (direct_query_*_ms, the vector already known), with the index's size beside shared_buffers
 //    (index_mb, shared_buffers_mb): an index that does not fit is read from the OS for every search.
 //    20 top-80 queries (wide_query_p50_ms): wider than the default breadth, where the planner would
-//    scan every row unless the store keeps it on the index.
+//    scan every row unless the store keeps it on the index. 50 hybrid top-10 queries (vector + the
+//    full-text search of the question's keywords, fused): hybrid_query_p50/p99_ms; for those 50
+//    questions, how often the paragraph each was drawn from is in the top-10, by vector search alone and
+//    by hybrid (vector_found_at_10, hybrid_found_at_10).
 // 3. A filter matching the 1,000 (BENCH_CHUNKS/100) .md documents: 50 queries each answer 10 matching
 //    chunks, and their recall against exact filtered search averages at least 0.9.
 // 4. BENCH_PDF_MB of 10 MB PDFs (200) are uploaded and ingested while /health is called every 50 ms (by a
@@ -288,16 +291,20 @@ async function main() {
 
   // 2. Queries, and recall against exact search.
   const exact = new ExactIndex(CHUNKS, (chunk) => kindOf(Math.floor(chunk / CHUNKS_PER_DOC)));
-  const questions = Array.from({ length: QUERIES }, (_, q) => question(q, CHUNKS).text);
+  const asked = Array.from({ length: QUERIES }, (_, q) => question(q, CHUNKS));
+  const questions = asked.map((q) => q.text);
   for (const text of questions.slice(0, 10)) await query(base, token, main.id, { query: text, top_k: 10 });
   const times: number[] = [];
   const took: number[] = [];
   let recall = 0;
-  for (const text of questions) {
+  // How often the paragraph a question was drawn from is among the 10 chunks answered.
+  let vectorFound = 0;
+  for (const [q, text] of questions.entries()) {
     const { ms, hits, took: tookMs } = await query(base, token, main.id, { query: text, top_k: 10 });
     times.push(ms);
     took.push(tookMs);
     recall += exact.recall(text, hits.map(markerOf), 10);
+    if (q < 50 && hits.map(markerOf).includes(asked[q]!.target)) vectorFound += 1 / 50;
   }
   const { rag_collection } = await api<{ rag_collection: { collection_name: string } }>(
     base,
@@ -313,6 +320,15 @@ async function main() {
     const { ms, hits } = await query(base, token, main.id, { query: text, top_k: 80 });
     if (hits.length !== 80) throw new Error(`top-80 query answered ${hits.length} chunks`);
     wide.push(ms);
+  }
+  // Hybrid top-10 (the vector search fused with the full-text search of the question's keywords): the
+  // first 50 questions, timed, and how often their paragraph is found, beside the vector search alone.
+  const hybrid: number[] = [];
+  let hybridFound = 0;
+  for (const { text, target } of asked.slice(0, 50)) {
+    const { ms, hits } = await query(base, token, main.id, { query: text, top_k: 10, hybrid: true });
+    hybrid.push(ms);
+    if (hits.map(markerOf).includes(target)) hybridFound += 1 / 50;
   }
 
   // 3. A filter matching 1,000 documents.
@@ -394,6 +410,10 @@ async function main() {
       query_p99_ms: round(percentile(times, 99), 2),
       query_retrieval_p50_ms: round(percentile(took, 50), 2),
       wide_query_p50_ms: round(percentile(wide, 50), 2),
+      hybrid_query_p50_ms: round(percentile(hybrid, 50), 2),
+      hybrid_query_p99_ms: round(percentile(hybrid, 99), 2),
+      vector_found_at_10: round(vectorFound, 2),
+      hybrid_found_at_10: round(hybridFound, 2),
       ...(direct.length
         ? {
             direct_query_p50_ms: round(percentile(direct, 50), 2),
