@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChunkInput } from '../src';
-import { keywordTerms, usesSearchSyntax } from '../src/stores/keywords';
+import { keywordTerms, parseTextQuery } from '../src/stores/keywords';
 import { vectorUnavailable } from './postgres';
 import { pgliteSubject, postgresSubject, type StoreSubject } from './store-subjects';
 
@@ -28,12 +28,28 @@ describe('keywords of a question', () => {
     expect(keywordTerms(' ?! … ')).toEqual([]);
   });
 
-  it('knows search syntax: a quoted phrase or a -excluded word, not a hyphen inside a word', () => {
-    expect(usesSearchSyntax('"annual leave" policy')).toBe(true);
-    expect(usesSearchSyntax('leave -sick')).toBe(true);
-    expect(usesSearchSyntax('-sick leave')).toBe(true);
-    expect(usesSearchSyntax('text-embedding-3-large dimensions')).toBe(false);
-    expect(usesSearchSyntax('costs 5 - 3 euros')).toBe(false);
+  it('reads quoted phrases (required) and -words (excluded) apart from the keywords', () => {
+    expect(parseTextQuery('"annual leave" policy -sick')).toEqual({
+      phrases: ['annual leave'],
+      excluded: ['sick'],
+      keywords: ['policy'],
+    });
+    expect(parseTextQuery('Is "fork" in the socat manual?')).toEqual({
+      phrases: ['fork'],
+      excluded: [],
+      keywords: ['socat', 'manual'],
+    });
+    // A hyphen inside a word or between numbers excludes nothing; an unclosed quote runs to the end.
+    expect(parseTextQuery('text-embedding-3-large costs 5 - 3')).toEqual({
+      phrases: [],
+      excluded: [],
+      keywords: ['text-embedding-3-large', 'costs', '5', '3'],
+    });
+    expect(parseTextQuery('-sick "open ended')).toEqual({
+      phrases: ['open ended'],
+      excluded: ['sick'],
+      keywords: [],
+    });
   });
 });
 
@@ -63,10 +79,15 @@ function describeKeywords(name: string, makeSubject: () => Promise<StoreSubject>
 
     const ids = (hits: { id: string }[]) => hits.map((hit) => hit.id);
 
-    it('takes a query with search syntax as written: a quoted phrase, an excluded word', async () => {
+    it('requires a quoted phrase, excludes a -word, ranks by the other keywords', async () => {
       const store = subject.store();
       expect(ids(await store.textSearch('phrases', { query: '"quick brown"', topK: 10 }))).toEqual(['a']);
       expect(ids(await store.textSearch('phrases', { query: 'quick -fox', topK: 10 }))).toEqual(['c']);
+      // A question quoting a term: chunks with the term, those with more of the question's keywords first.
+      const quoted = await store.textSearch('phrases', { query: 'Where is the "brown" bread?', topK: 10 });
+      expect(ids(quoted)[0]).toBe('c');
+      expect(ids(quoted).sort()).toEqual(['a', 'b', 'c']);
+      expect(await store.textSearch('phrases', { query: '-fox', topK: 10 })).toEqual([]);
       // Without syntax, any keyword: all three, the two holding both first.
       const any = await store.textSearch('phrases', { query: 'quick fox', topK: 10 });
       expect(ids(any.slice(0, 2)).sort()).toEqual(['a', 'b']);

@@ -380,6 +380,10 @@ export function describeStoreContract(
         expect(ids(await store.textSearch('filtered', { query: 'Is there a dog?', topK: 10 }))).toEqual([
           'd2',
         ]);
+        // A quoted term is required, a -word excluded.
+        const quoted = await store.textSearch('filtered', { query: 'Is the "fox" quick?', topK: 10 });
+        expect(ids(quoted).sort()).toEqual(['d1', 'd3']);
+        expect(ids(await store.textSearch('filtered', { query: 'quick -fox', topK: 10 }))).toEqual(['d4']);
         const quick = await store.textSearch('filtered', {
           query: 'quick',
           topK: 10,

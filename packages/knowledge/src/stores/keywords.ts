@@ -5,25 +5,46 @@ const STOPWORDS = new Set([...eng, ...fra]);
 /** The most words of a question matched as keywords. */
 const MAX_TERMS = 32;
 
+/** What a full-text query asks for. */
+export interface TextQueryTerms {
+  /** "Quoted phrases": every one required, its words in order. */
+  phrases: string[];
+  /** -Excluded words: no chunk holding one is answered. */
+  excluded: string[];
+  /** The other words worth matching (`keywordTerms`): any of them, more of them ranking higher. */
+  keywords: string[];
+}
+
 /**
- * Whether a full-text query uses search syntax (a "quoted phrase" or a -excluded word): then it is
- * taken as written, every word required, where the store supports that syntax.
+ * Reads a full-text query: "quoted phrases" are required and -words excluded; the rest is read as a
+ * question whose keywords a chunk need not all hold ("When was bookworm released?" should find the
+ * chunk naming bookworm without the words when, was and released). A question with a quoted term
+ * ("What does "fork" do?") requires the term, its other keywords ranking the chunks.
  */
-export function usesSearchSyntax(query: string): boolean {
-  return /"|(?:^|\s)-[\p{L}\p{N}]/u.test(query);
+export function parseTextQuery(query: string): TextQueryTerms {
+  const phrases: string[] = [];
+  const excluded: string[] = [];
+  const rest = query
+    .replace(/"([^"]*)"?/g, (_, phrase: string) => {
+      if (phrase.trim()) phrases.push(phrase.trim());
+      return ' ';
+    })
+    .replace(/(^|\s)-([\p{L}\p{N}][^\s]*)/gu, (_, space: string, word: string) => {
+      excluded.push(word);
+      return space;
+    });
+  return { phrases, excluded, keywords: keywordTerms(rest) };
 }
 
 /**
  * The words of a question worth matching as keywords: lower-cased, split at white space and
  * apostrophes (`l'API` gives `l` and `api`), punctuation trimmed from their ends (`node.js` stays
  * whole), English and French stopwords left out (all words when every one is a stopword), at most 32.
- * A chunk need not hold them all: "When was bookworm released?" should find the chunk that names
- * bookworm without the words when, was and released.
  */
-export function keywordTerms(query: string): string[] {
+export function keywordTerms(text: string): string[] {
   const words = [
     ...new Set(
-      query
+      text
         .toLowerCase()
         .split(/[\s'’]+/u)
         .map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))

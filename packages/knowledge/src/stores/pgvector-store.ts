@@ -1,6 +1,6 @@
 import { availableParallelism, endianness } from 'node:os';
 import pg from 'pg';
-import { keywordTerms, usesSearchSyntax } from './keywords';
+import { parseTextQuery } from './keywords';
 import { poolClient, toSqlClient, type QueryFn, type SqlClient, type SqlSource } from './sql-client';
 import {
   DISTANCES,
@@ -1071,21 +1071,25 @@ export class PgvectorStore implements VectorStore {
     if (!target.tsv) {
       throw new KnowledgeError(422, 'no_text_column', `${target.name} has no text column to search`);
     }
+    const { phrases, excluded, keywords } = parseTextQuery(request.query);
+    if (phrases.length === 0 && keywords.length === 0) return [];
     const params = new Params();
-    let tsquery: string;
-    if (usesSearchSyntax(request.query)) {
-      tsquery = `websearch_to_tsquery('simple', ${params.add(request.query)}::text)`;
-    } else {
-      const terms = keywordTerms(request.query);
-      if (terms.length === 0) return [];
-      tsquery = this.keywordQuery(target, params.add(terms.join(' ')), params);
-    }
+    const any =
+      keywords.length > 0 ? this.keywordQuery(target, params.add(keywords.join(' ')), params) : null;
+    // Every phrase required (else any keyword), no excluded word; the keywords rank what the phrases find.
+    const match = [
+      ...(phrases.length > 0
+        ? phrases.map((phrase) => `phraseto_tsquery('simple', ${params.add(phrase)}::text)`)
+        : [any]),
+      ...excluded.map((word) => `!!plainto_tsquery('simple', ${params.add(word)}::text)`),
+    ].join(' && ');
+    const rank = phrases.length > 0 && any ? `m.q || ${any}` : 'm.q';
     const where = request.filter ? compileFilter(request.filter, target.metadata, params) : 'true';
     const rows = await this.read(target, (query) =>
       query<ChunkRow>(
-        `SELECT ${this.columns(target)}, ts_rank_cd(${target.tsv}, k.q) AS score
-           FROM ${target.table} AS t, (SELECT ${tsquery} AS q) AS k
-          WHERE ${target.tsv} @@ k.q AND ${where}
+        `SELECT ${this.columns(target)}, ts_rank_cd(${target.tsv}, r.q) AS score
+           FROM ${target.table} AS t, (SELECT ${match} AS q) AS m, LATERAL (SELECT ${rank} AS q) AS r
+          WHERE ${target.tsv} @@ m.q AND ${where}
           ORDER BY score DESC, id LIMIT ${params.add(topK)}`,
         params.values,
       ),

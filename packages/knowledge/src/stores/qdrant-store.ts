@@ -8,7 +8,7 @@ import {
   type QdrantPoint,
   type QdrantVectorParams,
 } from './qdrant-client';
-import { keywordTerms } from './keywords';
+import { parseTextQuery } from './keywords';
 import { compileQdrantFilter, METADATA_KEY, pointId, type QdrantFilter } from './qdrant-filter';
 import {
   DISTANCES,
@@ -346,11 +346,11 @@ export class QdrantStore implements VectorStore {
   }
 
   /**
-   * Full-text search: Qdrant's `match: { text }` for each keyword of the question (`keywordTerms`: any
-   * of them, through the `content` full-text index; a plain substring match on collections without
-   * it), scored here by term overlap (occurrences of the keywords over the chunk's length), since Qdrant
-   * does not rank text matches. At most TEXT_CANDIDATES matching points are scored; no phrase or
-   * negation syntax.
+   * Full-text search (`parseTextQuery`) through Qdrant's `match: { text }` on `content` (its full-text
+   * index; a plain substring match on collections without it): any keyword of the question, or every
+   * quoted phrase (its words, in any order: Qdrant matches no phrases), and no -excluded word; scored
+   * here by term overlap (occurrences of the query's words over the chunk's length), since Qdrant does
+   * not rank text matches. At most TEXT_CANDIDATES matching points are scored.
    */
   async textSearch(name: string, request: TextQuery): Promise<ScoredChunk[]> {
     await this.resolve(name);
@@ -358,13 +358,17 @@ export class QdrantStore implements VectorStore {
     if (typeof request.query !== 'string' || request.query.trim() === '') {
       throw new KnowledgeError(422, 'invalid_query', 'query is a non-empty string');
     }
-    const keywords = keywordTerms(request.query);
-    const terms = new Set(keywords.flatMap(words));
+    const { phrases, excluded, keywords } = parseTextQuery(request.query);
+    const terms = new Set([...phrases, ...keywords].flatMap(words));
     if (terms.size === 0) return [];
-    const must: QdrantFilter[] = [
-      { should: keywords.map((keyword) => ({ key: 'content', match: { text: keyword } })) },
-    ];
+    const content = (text: string): QdrantFilter => ({ key: 'content', match: { text } });
+    const must: QdrantFilter[] =
+      phrases.length > 0 ? phrases.map(content) : [{ should: keywords.map(content) }];
     if (request.filter) must.push(compileQdrantFilter(request.filter));
+    const filter: QdrantFilter = {
+      must,
+      ...(excluded.length > 0 ? { must_not: excluded.map(content) } : {}),
+    };
     const scored: ScoredChunk[] = [];
     let offset: QdrantId | null | undefined;
     let seen = 0;
@@ -372,7 +376,7 @@ export class QdrantStore implements VectorStore {
       const page = await this.scroll(name, {
         limit: Math.min(SCROLL_PAGE, TEXT_CANDIDATES - seen),
         offset,
-        filter: { must },
+        filter,
         with_payload: true,
       });
       for (const point of page.points) {
