@@ -61,10 +61,18 @@ describe('upload', () => {
   it('refuses files of other types and files over 100 MB', () => {
     const big = file('big.pdf');
     Object.defineProperty(big, 'size', { value: 101 * 1024 * 1024 });
-    const { accepted, rejected } = checkFiles([file('a.PDF'), file('b.md'), file('c.exe'), big]);
-    expect(accepted.map((f) => f.name)).toEqual(['a.PDF', 'b.md']);
+    const { accepted, rejected } = checkFiles([
+      file('a.PDF'),
+      file('b.md'),
+      file('c.exe'),
+      file('d.tsv'),
+      file('e.xlsx'),
+      big,
+    ]);
+    expect(accepted.map((f) => f.name)).toEqual(['a.PDF', 'b.md', 'd.tsv']);
     expect(rejected.map((r) => [r.file.name, r.reason])).toEqual([
       ['c.exe', 'type'],
+      ['e.xlsx', 'type'],
       ['big.pdf', 'size'],
     ]);
   });

@@ -134,6 +134,21 @@ describe('parseDocument: every type', () => {
     expect(doc.sections?.[0]?.text).toBe('a: 1\nb: x y');
   });
 
+  it('csv: tab-separated files (.tsv, or by their MIME type) are read as CSV', async () => {
+    const tsv = strToU8('name\tcity\nAda\tLondon\nLin\tParis, France\n');
+    for (const input of [
+      { data: tsv, filename: 'people.tsv' },
+      { data: tsv, filename: 'people', mimeType: 'text/tab-separated-values' },
+    ]) {
+      const doc = await parseDocument(input);
+      expect(doc.type).toBe('csv');
+      expect(doc.sections?.map((s) => s.text)).toEqual([
+        'name: Ada\ncity: London',
+        'name: Lin\ncity: Paris, France',
+      ]);
+    }
+  });
+
   it('json: every value present as a path: value line', async () => {
     const doc = await parse('sample.json');
     expect(doc.type).toBe('json');

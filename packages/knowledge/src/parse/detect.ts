@@ -1,22 +1,8 @@
 import { extname } from 'node:path';
+import { KNOWLEDGE_EXTENSIONS } from '@atelier/schemas/constants';
 import { unreadable, unsupported } from './errors';
 import type { DocumentType, ParseLimits } from './types';
 import { ZipArchive } from './zip';
-
-/** Accepted extensions (lower case, with the dot). */
-export const EXTENSIONS: Readonly<Record<string, DocumentType>> = {
-  '.pdf': 'pdf',
-  '.docx': 'docx',
-  '.pptx': 'pptx',
-  '.odt': 'odt',
-  '.md': 'markdown',
-  '.markdown': 'markdown',
-  '.csv': 'csv',
-  '.json': 'json',
-  '.html': 'html',
-  '.htm': 'html',
-  '.txt': 'txt',
-};
 
 const MIME_TYPES: Readonly<Record<string, DocumentType>> = {
   'application/pdf': 'pdf',
@@ -26,6 +12,7 @@ const MIME_TYPES: Readonly<Record<string, DocumentType>> = {
   'text/markdown': 'markdown',
   'text/x-markdown': 'markdown',
   'text/csv': 'csv',
+  'text/tab-separated-values': 'csv',
   'application/json': 'json',
   'text/html': 'html',
   'text/plain': 'txt',
@@ -80,7 +67,7 @@ export async function detectType(
 ): Promise<DocumentType> {
   const ext = extname(filename).toLowerCase();
   const mime = mimeType?.split(';')[0]?.trim().toLowerCase();
-  const claimed = EXTENSIONS[ext] ?? (mime ? MIME_TYPES[mime] : undefined);
+  const claimed = KNOWLEDGE_EXTENSIONS[ext] ?? (mime ? MIME_TYPES[mime] : undefined);
 
   if (isPdf(data, claimed === 'pdf')) return 'pdf';
   if (isZip(data)) {
@@ -100,7 +87,7 @@ export async function detectType(
   if (other) throw unsupported(`${other[0]}s are not supported documents`);
   if (!claimed) {
     throw unsupported(
-      `unsupported document type${ext ? ` "${ext}"` : ''}${mime ? ` (${mime})` : ''}; accepted: ${Object.keys(EXTENSIONS).join(' ')}`,
+      `unsupported document type${ext ? ` "${ext}"` : ''}${mime ? ` (${mime})` : ''}; accepted: ${Object.keys(KNOWLEDGE_EXTENSIONS).join(' ')}`,
     );
   }
   if (

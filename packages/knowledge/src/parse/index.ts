@@ -4,7 +4,7 @@ import { readLimited } from './read';
 import { DEFAULT_LIMITS, type ParseLimits, type ParsedDocument } from './types';
 
 export { DocumentError, type DocumentErrorCode } from './errors';
-export { EXTENSIONS, detectType } from './detect';
+export { detectType } from './detect';
 export { readFileLimited, readLimited } from './read';
 export { ZipArchive, type ZipEntry } from './zip';
 export {

@@ -27,6 +27,23 @@ export const documentTypes = [
 ] as const;
 export type DocumentType = (typeof documentTypes)[number];
 
+/** The file endings a collection ingests (lower case, with the dot) and the type each is read as. */
+export const KNOWLEDGE_EXTENSIONS: Readonly<Record<string, DocumentType>> = {
+  '.pdf': 'pdf',
+  '.docx': 'docx',
+  '.pptx': 'pptx',
+  '.odt': 'odt',
+  '.md': 'markdown',
+  '.markdown': 'markdown',
+  '.csv': 'csv',
+  // Tab-separated values: the CSV reader finds the delimiter from the first line.
+  '.tsv': 'csv',
+  '.json': 'json',
+  '.html': 'html',
+  '.htm': 'html',
+  '.txt': 'txt',
+};
+
 /** Stored tool configurations nodes reference by `toolId`. */
 export const toolTypes = ['figma', 'jira', 'notion', 'gitbook'] as const;
 export type ToolType = (typeof toolTypes)[number];

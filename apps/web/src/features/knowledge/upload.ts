@@ -1,21 +1,9 @@
 import type { RagDocument } from '@atelier/schemas';
-import { KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
+import { KNOWLEDGE_EXTENSIONS, KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
 import { create } from 'zustand';
 
 /** The file endings a collection ingests (the nine document types). */
-export const ACCEPTED_EXTENSIONS = [
-  '.pdf',
-  '.docx',
-  '.pptx',
-  '.odt',
-  '.md',
-  '.markdown',
-  '.csv',
-  '.json',
-  '.html',
-  '.htm',
-  '.txt',
-] as const;
+export const ACCEPTED_EXTENSIONS = Object.keys(KNOWLEDGE_EXTENSIONS);
 
 export type Rejection = 'type' | 'size';
 
