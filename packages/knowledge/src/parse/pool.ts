@@ -29,11 +29,18 @@ export const defaultParseThreads = () => Math.max(1, availableParallelism() - 1)
 const DEFAULT_MEMORY_MB = 512;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 
+const built = import.meta.url.endsWith('.js');
 /** A parser thread's entry: built, the bundle beside this package's; from source, the loader shim. */
 const threadEntry = () =>
-  import.meta.url.endsWith('.js')
-    ? new URL('./parse/thread.js', import.meta.url)
-    : new URL('./thread.mjs', import.meta.url);
+  built ? new URL('./parse/thread.js', import.meta.url) : new URL('./thread.mjs', import.meta.url);
+/**
+ * The built thread imports the workspace's packages (`@atelier/schemas`) as built too: their
+ * `atelier-dist` condition, which the built API's process has and a thread of another process (a test
+ * importing the bundle) may lack; without it they resolve to TypeScript no thread can load.
+ */
+const DIST_CONDITION = '--conditions=atelier-dist';
+const threadArgv = () =>
+  process.execArgv.includes(DIST_CONDITION) ? process.execArgv : [...process.execArgv, DIST_CONDITION];
 
 /**
  * A pool of parser threads (piscina): parsing a large PDF or Office file is CPU work of seconds that
@@ -46,6 +53,7 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   const maxMemoryMb = options.maxMemoryMb ?? DEFAULT_MEMORY_MB;
   const piscina = new Piscina<ParseTask, ThreadAnswer>({
     filename: (options.entry ?? threadEntry()).href,
+    ...(built && !options.entry ? { execArgv: threadArgv() } : {}),
     minThreads: 0,
     maxThreads: threads,
     idleTimeout: options.idleTimeoutMs ?? 30_000,
