@@ -779,10 +779,12 @@ export class PgvectorStore implements VectorStore {
   private async upsertInto(target: Target, chunks: readonly ChunkInput[], options: UpsertOptions) {
     const rows = this.rows(target, chunks);
     if (options.bulk && target.writable && rows.length > 0) {
-      const [existing] = await this.sql.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${target.table} LIMIT ${2 * rows.length + 1}) s`,
+      const existing = await this.countRows(
+        (text, values) => this.sql.query(text, values),
+        target,
+        2 * rows.length,
       );
-      if ((existing?.n ?? 0) <= 2 * rows.length) return this.load(target, [rows]);
+      if (existing <= 2 * rows.length) return this.load(target, [rows]);
     }
     await this.sql.transaction((query) => this.insert(query, target, rows));
     return rows.length;
@@ -864,8 +866,10 @@ export class PgvectorStore implements VectorStore {
     return `${quoteIdent(this.schema)}.${quoteIdent(`_${name}_hnsw`)}`;
   }
 
-  private async countRows(query: QueryFn, target: Target): Promise<number> {
-    const [counted] = await query<{ n: number }>(`SELECT count(*)::int AS n FROM ${target.table}`);
+  /** The collection's rows, or only whether they exceed `upTo` (counted up to upTo + 1: no full scan). */
+  private async countRows(query: QueryFn, target: Target, upTo?: number): Promise<number> {
+    const rows = upTo === undefined ? target.table : `(SELECT 1 FROM ${target.table} LIMIT ${upTo + 1}) s`;
+    const [counted] = await query<{ n: number }>(`SELECT count(*)::int AS n FROM ${rows}`);
     return counted?.n ?? 0;
   }
 
@@ -878,7 +882,9 @@ export class PgvectorStore implements VectorStore {
     if (found?.oid) return true;
     const exactOnly = target.index === 'none';
     if (this.exactSearchUpTo <= 0 && !exactOnly) return false;
-    const rows = await this.countRows((text, values) => this.sql.query(text, values), target);
+    // Called for every collection shown: bounded, it reads at most the rows the answer needs.
+    const upTo = exactOnly ? 0 : this.exactSearchUpTo;
+    const rows = await this.countRows((text, values) => this.sql.query(text, values), target, upTo);
     return rows > 0 && (exactOnly || rows <= this.exactSearchUpTo);
   }
 
