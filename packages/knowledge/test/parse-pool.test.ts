@@ -155,6 +155,24 @@ describe('the parser pool', () => {
     expect((await small.parse(task('fine'))).type).toBe('txt');
   });
 
+  it('a thread that cannot start fails the parses waiting for it at once (503 parser_unavailable), not at their timeout', async () => {
+    const broken = pool({
+      threads: 2,
+      entry: new URL('./fixtures/parse-thread-broken.mjs', import.meta.url),
+    });
+    const hour = { timeoutMs: 3_600_000 };
+    const errors = await Promise.all([
+      failure(broken.parse(task('a', hour))),
+      failure(broken.parse(task('b', hour))),
+    ]);
+    for (const err of errors) {
+      expect(err.toJSON()).toMatchObject({ status: 503, code: 'parser_unavailable' });
+      expect(err.detail).toMatch(/^no parser thread could start: Cannot find package "pdfjs-dist"/);
+    }
+    // The next parse tries a new thread, and fails the same way.
+    expect((await failure(broken.parse(task('c', hour)))).code).toBe('parser_unavailable');
+  }, 30_000);
+
   it('close lets the parses asked for end, then stops the threads', async () => {
     const one = pool({ threads: 1 });
     const asked = [one.parse(task('busy')), one.parse(task('busy'))];

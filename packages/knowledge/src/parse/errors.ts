@@ -1,16 +1,23 @@
 /** Why a document could not be parsed, shaped for an HTTP answer: `{ status, code, detail }`. */
 export type DocumentErrorCode =
-  'unsupported_document' | 'unreadable_document' | 'document_too_large' | 'document_parse_timeout';
+  | 'unsupported_document'
+  | 'unreadable_document'
+  | 'document_too_large'
+  | 'document_parse_timeout'
+  | 'parser_unavailable';
+type DocumentErrorStatus = 413 | 415 | 422 | 503;
 
-const STATUS: Record<DocumentErrorCode, 413 | 415 | 422> = {
+/** `parser_unavailable` is the server's fault, not the document's: no parser thread could start. */
+const STATUS: Record<DocumentErrorCode, DocumentErrorStatus> = {
   document_too_large: 413,
   unsupported_document: 415,
   unreadable_document: 422,
   document_parse_timeout: 422,
+  parser_unavailable: 503,
 };
 
 export class DocumentError extends Error {
-  readonly status: 413 | 415 | 422;
+  readonly status: DocumentErrorStatus;
   readonly code: DocumentErrorCode;
   readonly detail: string;
 
@@ -32,6 +39,8 @@ export const unreadable = (detail: string, cause?: unknown) =>
   new DocumentError('unreadable_document', detail, cause === undefined ? undefined : { cause });
 export const tooLarge = (detail: string) => new DocumentError('document_too_large', detail);
 export const parseTimeout = (detail: string) => new DocumentError('document_parse_timeout', detail);
+export const parserUnavailable = (detail: string, cause: unknown) =>
+  new DocumentError('parser_unavailable', detail, { cause });
 
 /** Keeps DocumentErrors; anything else a parser throws means the file could not be read. */
 export function asDocumentError(err: unknown, what: string): DocumentError {

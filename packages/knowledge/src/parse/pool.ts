@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import pLimit from 'p-limit';
 import { Piscina } from 'piscina';
-import { DocumentError, parseTimeout, tooLarge, unreadable } from './errors';
+import { DocumentError, parserUnavailable, parseTimeout, tooLarge, unreadable } from './errors';
 import type { ParseTask } from './parse-source';
 import type { ThreadAnswer } from './thread';
 import type { ParsedDocument } from './types';
@@ -27,6 +27,7 @@ export interface ParsePool {
 
 export const defaultParseThreads = () => Math.max(1, availableParallelism() - 1);
 const DEFAULT_MEMORY_MB = 512;
+const TIMED_OUT = Symbol('parse timed out');
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 
 const built = import.meta.url.endsWith('.js');
@@ -59,15 +60,24 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
     idleTimeout: options.idleTimeoutMs ?? 30_000,
     resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb },
   });
-  // A thread failing with no parse running (a stray rejection of a parser after its answer) concerns no
-  // document, and the next parse starts a new thread; unheard, piscina's 'error' event would end the process.
-  piscina.on('error', () => undefined);
   const turn = pLimit(threads);
   const running = new Set<Promise<unknown>>();
+  /** The parses handed to piscina: each one's controller, aborted at its timeout or when no thread can start. */
+  const handed = new Set<AbortController>();
+  // piscina's 'error' event is a thread failing with no parse on it (unheard, it would end the process):
+  // - one that fails as it starts (its module cannot load), before it takes a parse; piscina then
+  //   starts no other for the parses waiting, which would wait for their timeout (minutes). They fail
+  //   now, with the thread's error; the next parse tries a new thread.
+  // - a stray rejection in a parser after its answer; the next parse starts a new thread.
+  piscina.on('error', (error: unknown) => {
+    if (piscina.threads.length > 0) return;
+    for (const parse of handed) parse.abort(error instanceof Error ? error : new Error(String(error)));
+  });
 
   async function runOne(task: ParseTask, transfer: ArrayBuffer[] | undefined): Promise<ParsedDocument> {
     const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), task.limits.timeoutMs);
+    const timer = setTimeout(() => timeout.abort(TIMED_OUT), task.limits.timeoutMs);
+    handed.add(timeout);
     let answer: ThreadAnswer;
     try {
       answer = await piscina.run(task, {
@@ -75,6 +85,13 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
         ...(transfer?.length ? { transferList: transfer } : {}),
       });
     } catch (error) {
+      const reason: unknown = timeout.signal.reason;
+      if (timeout.signal.aborted && reason !== TIMED_OUT) {
+        throw parserUnavailable(
+          `no parser thread could start: ${reason instanceof Error ? reason.message : String(reason)}`,
+          reason,
+        );
+      }
       if (timeout.signal.aborted) {
         throw parseTimeout(
           `parsing took longer than ${seconds(task.limits.timeoutMs)} and was stopped (a document this complex needs splitting)`,
@@ -91,6 +108,7 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
       );
     } finally {
       clearTimeout(timer);
+      handed.delete(timeout);
     }
     if (answer.ok) return answer.document;
     throw new DocumentError(answer.code, answer.detail);
