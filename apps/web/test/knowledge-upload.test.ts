@@ -67,12 +67,13 @@ describe('upload', () => {
       file('c.exe'),
       file('d.tsv'),
       file('e.xlsx'),
+      file('f.xls'),
       big,
     ]);
-    expect(accepted.map((f) => f.name)).toEqual(['a.PDF', 'b.md', 'd.tsv']);
+    expect(accepted.map((f) => f.name)).toEqual(['a.PDF', 'b.md', 'd.tsv', 'e.xlsx']);
     expect(rejected.map((r) => [r.file.name, r.reason])).toEqual([
       ['c.exe', 'type'],
-      ['e.xlsx', 'type'],
+      ['f.xls', 'type'],
       ['big.pdf', 'size'],
     ]);
   });

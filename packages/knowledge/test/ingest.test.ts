@@ -23,6 +23,7 @@ const FIXTURE_TYPES: [string, string][] = [
   ['sample.docx', 'docx'],
   ['sample.pptx', 'pptx'],
   ['sample.odt', 'odt'],
+  ['sample.xlsx', 'xlsx'],
   ['sample.md', 'markdown'],
   ['sample.csv', 'csv'],
   ['sample.json', 'json'],
@@ -98,6 +99,9 @@ describe('ingestion through the worker', () => {
       chunk_index: 0,
     });
     expect(pdf.id).toBe(`${ids.get('sample.pdf')}:0`);
+    // A spreadsheet's chunks know their sheet.
+    const sheet = answer.documents.find((d) => d.source.filename === 'sample.xlsx')!;
+    expect(sheet.metadata).toMatchObject({ type: 'xlsx', sheet: 'Notes & remarks', sheets: 2, rows: 3 });
     const { count } = await storeOf(collectionName);
     expect(await count()).toBe(rows.reduce((sum, r) => sum + r.chunk_count, 0));
     // The vector index, deferred while the documents were written, is built once none waits.

@@ -7,6 +7,7 @@ import { strToU8, unzipSync, zipSync } from 'fflate';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocumentError, parseDocument, type ParseDocumentInput, type ParsedDocument } from '../src/index';
+import { cellText } from '../src/parse/spreadsheet';
 
 const SENTENCE = 'The quick brown fox jumps over the lazy dog.';
 const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).pathname;
@@ -149,6 +150,35 @@ describe('parseDocument: every type', () => {
     }
   });
 
+  it('xlsx: every sheet in workbook order, rows as "header: value" blocks with typed cells shown as a spreadsheet does', async () => {
+    const doc = await parse('sample.xlsx');
+    expect(doc.type).toBe('xlsx');
+    expect(doc.metadata).toMatchObject({ title: 'Fixture XLSX', sheets: 2, rows: 3 });
+    // The workbook lists "Orders" first, though its part is sheet1 behind relationship rId2.
+    expect(doc.sheets?.map((s) => s.name)).toEqual(['Orders', 'Notes & remarks']);
+    expect(doc.sections?.map((s) => [s.title, s.text])).toEqual([
+      // Shared string, a date (number with date format 14), number, boolean, formula's cached value.
+      ['Orders, row 1', 'Product: Lantern\nShipped on: 2024-03-01\nQuantity: 3\nPaid: true\nTotal: 13.5'],
+      // An inline string; the blank cells are left out.
+      ['Orders, row 2', 'Product: Compass\nQuantity: 12\nPaid: false'],
+      ['Notes & remarks, row 1', `Remark: ${SENTENCE}`],
+    ]);
+    expect(doc.text.startsWith('Orders\n\nProduct: Lantern')).toBe(true);
+    expect(doc.text).toContain(`Notes & remarks\n\nRemark: ${SENTENCE}`);
+  });
+
+  it('xlsx cells: numbers to 15 significant digits, dates with their time when they have one, times alone', () => {
+    expect(cellText(0.1 + 0.2)).toBe('0.3');
+    expect(cellText(1234567.125)).toBe('1234567.125');
+    expect(cellText(new Date(Date.UTC(2024, 2, 1, 14, 30)))).toBe('2024-03-01 14:30');
+    expect(cellText(new Date(Date.UTC(2024, 2, 1, 14, 30, 5)))).toBe('2024-03-01 14:30:05');
+    // 09:30 read back from its fraction of a day.
+    expect(cellText(new Date(Date.UTC(2026, 1, 15, 9, 29, 59, 999)))).toBe('2026-02-15 09:30');
+    expect(cellText(new Date(Date.UTC(1899, 11, 30, 9, 15)))).toBe('09:15');
+    expect(cellText(null)).toBe('');
+    expect(cellText(false)).toBe('false');
+  });
+
   it('json: every value present as a path: value line', async () => {
     const doc = await parse('sample.json');
     expect(doc.type).toBe('json');
@@ -226,6 +256,16 @@ describe('parseDocument: type detection by content', () => {
     expect(doc.metadata.slides).toBe(3);
   });
 
+  it('an XLSX named .docx is parsed as an XLSX; an XLSX by its MIME type alone too', async () => {
+    expect((await parseDocument({ data: bytes('sample.xlsx'), filename: 'sheet.docx' })).type).toBe('xlsx');
+    const typed = await parseDocument({
+      data: bytes('sample.xlsx'),
+      filename: 'export',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    });
+    expect(typed.metadata.rows).toBe(3);
+  });
+
   it('a document without a known extension is typed by its MIME type', async () => {
     const doc = await parseDocument({
       data: bytes('sample.csv'),
@@ -249,6 +289,23 @@ describe('parseDocument: refusals are typed errors', () => {
     expect((await refusal({ data: png, filename: 'a.txt' })).status).toBe(415);
     const zip = zipSync({ 'readme.txt': strToU8('hi') });
     expect((await refusal({ data: zip, filename: 'archive.zip' })).code).toBe('unsupported_document');
+  });
+
+  it('a legacy Office file (.doc, .xls, .ppt) is refused with how to make it readable', async () => {
+    const ole = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]);
+    for (const filename of ['report.doc', 'budget.xls']) {
+      const err = await refusal({ data: ole, filename });
+      expect(err.toJSON()).toMatchObject({ status: 415, code: 'unsupported_document' });
+      if (filename.endsWith('.xls'))
+        expect(err.detail).toContain('save a .doc, .xls or .ppt file as .docx, .xlsx or .pptx');
+    }
+  });
+
+  it('an XLSX without its workbook part: 422 unreadable_document', async () => {
+    const parts = unzipSync(bytes('sample.xlsx'));
+    delete parts['xl/workbook.xml'];
+    const err = await refusal({ data: zipSync(parts), filename: 'broken.xlsx' });
+    expect(err.toJSON()).toMatchObject({ status: 422, code: 'unreadable_document' });
   });
 
   it('garbage named .pdf: 422 unreadable_document', async () => {

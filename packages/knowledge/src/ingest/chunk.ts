@@ -92,7 +92,7 @@ async function bySizeYielding(
 
 /**
  * Cuts a parsed document with its collection's splitter (the engine's three splitters): recursive by
- * size (PDF pages apart, each chunk knowing its `page`); markdown at headings (the headings above a
+ * size (PDF pages apart, each chunk knowing its `page`; XLSX sheets apart, knowing their `sheet`); markdown at headings (the headings above a
  * chunk in its metadata) for markdown documents; html at h1–h3 for HTML documents (`html` is the raw
  * page). Sections longer than the chunk size are cut again by size. Other types use the recursive one.
  */
@@ -118,6 +118,12 @@ export async function chunkDocument(
       options,
     );
   }
+  if (parsed.type === 'xlsx' && parsed.sheets && parsed.sheets.length > 0) {
+    return bySizeYielding(
+      parsed.sheets.map((sheet) => ({ text: sheet.text, metadata: { sheet: sheet.name } })),
+      options,
+    );
+  }
   return bySizeYielding([{ text: parsed.text, metadata: {} }], options);
 }
 
@@ -128,6 +134,7 @@ export function documentMetadata(parsed: ParsedDocument): Metadata {
   if (m.title) out.title = m.title;
   if (m.pages !== undefined) out.pages = m.pages;
   if (m.slides !== undefined) out.slides = m.slides;
+  if (m.sheets !== undefined) out.sheets = m.sheets;
   if (m.rows !== undefined) out.rows = m.rows;
   return out;
 }

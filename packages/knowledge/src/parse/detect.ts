@@ -9,6 +9,7 @@ const MIME_TYPES: Readonly<Record<string, DocumentType>> = {
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
   'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
   'application/vnd.oasis.opendocument.text': 'odt',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
   'text/markdown': 'markdown',
   'text/x-markdown': 'markdown',
   'text/csv': 'csv',
@@ -18,15 +19,19 @@ const MIME_TYPES: Readonly<Record<string, DocumentType>> = {
   'text/plain': 'txt',
 };
 
-const BINARY_TYPES: ReadonlySet<DocumentType> = new Set(['pdf', 'docx', 'pptx', 'odt']);
+const BINARY_TYPES: ReadonlySet<DocumentType> = new Set(['pdf', 'docx', 'pptx', 'odt', 'xlsx']);
 
 /** Other binary formats worth naming when one arrives under a wrong name. */
-const OTHER_MAGIC: readonly [string, number[]][] = [
+const OTHER_MAGIC: readonly [string, number[], string?][] = [
   ['PNG image', [0x89, 0x50, 0x4e, 0x47]],
   ['JPEG image', [0xff, 0xd8, 0xff]],
   ['GIF image', [0x47, 0x49, 0x46, 0x38]],
   ['gzip archive', [0x1f, 0x8b]],
-  ['legacy Office (OLE) file', [0xd0, 0xcf, 0x11, 0xe0]],
+  [
+    'legacy Office (OLE) file',
+    [0xd0, 0xcf, 0x11, 0xe0],
+    '; save a .doc, .xls or .ppt file as .docx, .xlsx or .pptx',
+  ],
   ['RAR archive', [0x52, 0x61, 0x72, 0x21]],
   ['7z archive', [0x37, 0x7a, 0xbc, 0xaf]],
 ];
@@ -48,6 +53,7 @@ async function zipKind(data: Uint8Array, limits: ParseLimits): Promise<DocumentT
   const zip = ZipArchive.open(data, limits);
   if (zip.has('word/document.xml')) return 'docx';
   if (zip.has('ppt/presentation.xml')) return 'pptx';
+  if (zip.has('xl/workbook.xml')) return 'xlsx';
   const mimetype = zip.has('mimetype') ? (await zip.readText('mimetype'))?.trim() : undefined;
   if (mimetype === 'application/vnd.oasis.opendocument.text') return 'odt';
   if (mimetype === undefined && zip.has('content.xml') && zip.has('META-INF/manifest.xml')) return 'odt';
@@ -76,7 +82,7 @@ export async function detectType(
     if (claimed && BINARY_TYPES.has(claimed) && claimed !== 'pdf') {
       throw unreadable(`a ZIP archive without the parts of a ${claimed.toUpperCase()} document`);
     }
-    throw unsupported('a ZIP archive that is not a DOCX, PPTX or ODT document');
+    throw unsupported('a ZIP archive that is not a DOCX, PPTX, XLSX or ODT document');
   }
   if (claimed && BINARY_TYPES.has(claimed)) {
     throw unreadable(
@@ -84,7 +90,7 @@ export async function detectType(
     );
   }
   const other = OTHER_MAGIC.find(([, magic]) => startsWith(data, magic));
-  if (other) throw unsupported(`${other[0]}s are not supported documents`);
+  if (other) throw unsupported(`${other[0]}s are not supported documents${other[2] ?? ''}`);
   if (!claimed) {
     throw unsupported(
       `unsupported document type${ext ? ` "${ext}"` : ''}${mime ? ` (${mime})` : ''}; accepted: ${Object.keys(KNOWLEDGE_EXTENSIONS).join(' ')}`,

@@ -7,22 +7,30 @@ import { elementsOf, firstText, paragraphsOf, parseXml, tidy } from './xml';
 import { ZipArchive } from './zip';
 
 /** `dc:title` from an OOXML core-properties or ODF meta part, when there is one. */
-async function titleFrom(zip: ZipArchive, part: string): Promise<string | undefined> {
+export async function titleFrom(zip: ZipArchive, part: string): Promise<string | undefined> {
   const xml = await zip.readText(part);
   const title = xml && firstText(parseXml(xml), 'dc:title')?.trim();
   return title || undefined;
 }
 
 /**
- * DOCX with mammoth. mammoth inflates the archive itself (JSZip), so it is handed a copy rebuilt from
- * entries this module already inflated within the zip-bomb limits, stored without compression.
+ * The archive for a library that inflates it itself: a copy rebuilt from the entries, inflated here
+ * within the zip-bomb limits, stored without compression.
  */
+export async function checkedCopy(zip: ZipArchive): Promise<ArrayBuffer> {
+  const copy = zipSync(await zip.readAll(), { level: 0 });
+  // fflate makes the archive in a buffer of its own size; a slice otherwise.
+  const whole = copy.byteOffset === 0 && copy.byteLength === copy.buffer.byteLength;
+  return whole ? (copy.buffer as ArrayBuffer) : copy.slice().buffer;
+}
+
+/** DOCX with mammoth, handed the archive's checked copy (mammoth inflates with JSZip). */
 export const parseDocx: FormatParser = async ({ data, limits }) => {
   const zip = ZipArchive.open(data, limits);
   if (!zip.has('word/document.xml')) throw unreadable('DOCX without word/document.xml');
-  const checked = zipSync(await zip.readAll(), { level: 0 });
+  const checked = await checkedCopy(zip);
   const result = await mammoth.extractRawText({
-    buffer: Buffer.from(checked.buffer, checked.byteOffset, checked.byteLength),
+    buffer: Buffer.from(checked),
   });
   const paragraphs = result.value
     .split(/\n{2,}/)

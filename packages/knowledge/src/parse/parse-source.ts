@@ -3,6 +3,7 @@ import { tooLarge, unreadable } from './errors';
 import { parseDocx, parseOdt, parsePptx } from './office';
 import { parsePdf } from './pdf';
 import { readFileLimited } from './read';
+import { parseXlsx } from './spreadsheet';
 import { parseCsv, parseHtml, parseJson, parseMarkdown, parseTxt } from './text';
 import type { DocumentType, FormatParser, ParseLimits, ParsedDocument } from './types';
 
@@ -11,6 +12,7 @@ const PARSERS: Record<DocumentType, FormatParser> = {
   docx: parseDocx,
   pptx: parsePptx,
   odt: parseOdt,
+  xlsx: parseXlsx,
   markdown: parseMarkdown,
   csv: parseCsv,
   json: parseJson,

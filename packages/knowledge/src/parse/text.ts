@@ -2,6 +2,7 @@ import { parse as parseCsvStream } from 'csv-parse';
 import { convert } from 'html-to-text';
 import { unreadable } from './errors';
 import type { DocumentSection, FormatParser } from './types';
+import { columnNames, rowText } from './rows';
 
 /** Decodes text: UTF-8 (BOM dropped), UTF-16 when it has a BOM, Windows-1252 when it is not valid UTF-8. */
 export function decodeText(data: Uint8Array): string {
@@ -71,14 +72,10 @@ export const parseCsv: FormatParser = async ({ data }) => {
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
       if (!columns.length) {
-        columns = record.map((name, i) => name.trim() || `column ${i + 1}`);
+        columns = columnNames(record);
         continue;
       }
-      const lines = record
-        .map((value, i) => [columns[i] ?? `column ${i + 1}`, value.trim()] as const)
-        .filter(([, value]) => value !== '')
-        .map(([name, value]) => `${name}: ${value.replace(/\r?\n/g, ' ')}`);
-      sections.push({ title: `Row ${sections.length + 1}`, text: lines.join('\n') });
+      sections.push({ title: `Row ${sections.length + 1}`, text: rowText(columns, record) });
     }
   } catch (err) {
     throw unreadable(`not a readable CSV (${err instanceof Error ? err.message : String(err)})`, err);

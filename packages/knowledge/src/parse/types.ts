@@ -1,4 +1,5 @@
-export type DocumentType = 'pdf' | 'docx' | 'pptx' | 'odt' | 'markdown' | 'csv' | 'json' | 'html' | 'txt';
+export type DocumentType =
+  'pdf' | 'docx' | 'pptx' | 'odt' | 'xlsx' | 'markdown' | 'csv' | 'json' | 'html' | 'txt';
 
 export interface ParseLimits {
   /** Largest document accepted, in bytes, checked while reading. Default 50 MB. */
@@ -31,10 +32,12 @@ export interface DocumentMetadata {
   title?: string;
   /** PDF pages. */
   pages?: number;
-  /** CSV data rows (the header row not counted). */
+  /** CSV and XLSX data rows (header rows not counted). */
   rows?: number;
   /** CSV column names. */
   columns?: string[];
+  /** XLSX sheets that hold data. */
+  sheets?: number;
   /** PPTX slides. */
   slides?: number;
   /** DOCX/ODT paragraphs (headings included). */
@@ -51,7 +54,9 @@ export interface ParsedDocument {
   text: string;
   /** PDF: the text of each page, in order. */
   pages?: string[];
-  /** Slides (pptx), paragraphs (docx, odt), markdown sections, CSV rows. */
+  /** XLSX: the text of each sheet that holds data, in workbook order. */
+  sheets?: { name: string; text: string }[];
+  /** Slides (pptx), paragraphs (docx, odt), markdown sections, CSV and XLSX rows. */
   sections?: DocumentSection[];
   metadata: DocumentMetadata;
 }

@@ -2,7 +2,7 @@ import type { RagDocument } from '@atelier/schemas';
 import { KNOWLEDGE_EXTENSIONS, KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
 import { create } from 'zustand';
 
-/** The file endings a collection ingests (the nine document types). */
+/** The file endings a collection ingests (its document types). */
 export const ACCEPTED_EXTENSIONS = Object.keys(KNOWLEDGE_EXTENSIONS);
 
 export type Rejection = 'type' | 'size';
