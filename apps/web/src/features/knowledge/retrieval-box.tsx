@@ -8,8 +8,8 @@ import { Field } from '@/components/ui/field';
 import { Label } from '@/components/ui/label';
 import { Switch, TextAreaField } from '@/features/studio/controls';
 import { errorText } from '@/lib/api-client';
-import { formatScore } from './format';
 import { queryCollection } from './queries';
+import { RetrievedChunkItem } from './retrieved-chunk';
 
 /** Ask the collection a question and see the chunks it would answer with. */
 export function RetrievalBox({ collection }: { collection: RagCollection }) {
@@ -117,24 +117,7 @@ export function RetrievalBox({ collection }: { collection: RagCollection }) {
           ) : (
             <ol className="grid gap-2" data-testid="retrieval-results">
               {answer.documents.map((chunk) => (
-                <li
-                  key={chunk.id}
-                  className="grid gap-2 rounded-lg border bg-card p-3"
-                  data-testid="retrieved-chunk"
-                >
-                  <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
-                    <span className="rounded bg-primary/10 px-1.5 py-0.5 font-mono font-medium text-primary">
-                      {formatScore(chunk.score)}
-                    </span>
-                    <span className="min-w-0 truncate font-medium text-foreground">
-                      {chunk.source.filename ?? chunk.id}
-                    </span>
-                    {chunk.source.chunk_index !== null ? (
-                      <span>{t('knowledge.retrieval.chunk', { index: chunk.source.chunk_index })}</span>
-                    ) : null}
-                  </div>
-                  <p className="line-clamp-6 whitespace-pre-wrap text-sm">{chunk.content}</p>
-                </li>
+                <RetrievedChunkItem key={chunk.id} chunk={chunk} />
               ))}
             </ol>
           )}
