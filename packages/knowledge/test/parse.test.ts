@@ -74,13 +74,14 @@ describe('parseDocument: every type', () => {
     expect(doc.text).toBe(`Docx first paragraph.\n\n${SENTENCE}`);
   });
 
-  it('pptx: slides in presentation order (sldIdLst), not file order; entities decoded', async () => {
+  it('pptx: slides in presentation order (sldIdLst), not file order, with their speaker notes; entities decoded', async () => {
     const doc = await parse('sample.pptx');
     expect(doc.type).toBe('pptx');
     expect(doc.metadata.slides).toBe(3);
     expect(doc.sections).toEqual([
       { title: 'Slide 1', text: 'Slide one title\nOpening & welcome' },
-      { title: 'Slide 2', text: `Slide two title\n${SENTENCE}` },
+      // The notes' slide-number field ("2") is left out.
+      { title: 'Slide 2', text: `Slide two title\n${SENTENCE}\nNotes:\nMention the second quarter figures.` },
       { title: 'Slide 3', text: 'Slide three title' },
     ]);
     expect(doc.text.indexOf('Slide one')).toBeLessThan(doc.text.indexOf('Slide two'));

@@ -74,16 +74,40 @@ async function slideParts(zip: ZipArchive): Promise<string[]> {
     .sort((a, b) => number(a) - number(b));
 }
 
-/** PPTX: the text of every slide (its `a:p` paragraphs), one section per slide in presentation order. */
+/** Speaker notes leave out their fields: the slide number, the date. */
+const NOTES_TEXT = { ...PPTX_TEXT, skip: new Set(['a:fld']) };
+const NOTES_SLIDE = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/notesSlide';
+
+const linesOf = (xml: string, rules: typeof PPTX_TEXT) =>
+  paragraphsOf(parseXml(xml), rules)
+    .map((p) => tidy(p.text))
+    .filter(Boolean);
+
+/** The speaker notes of a slide part (its notesSlide relationship), as lines; none when it has none. */
+async function notesOf(zip: ZipArchive, slide: string): Promise<string[]> {
+  const rels = await zip.readText(posix.join(posix.dirname(slide), '_rels', `${posix.basename(slide)}.rels`));
+  const target =
+    rels && elementsOf(parseXml(rels), 'Relationship').find((r) => r.Type === NOTES_SLIDE)?.Target;
+  if (!target) return [];
+  const part = target.startsWith('/')
+    ? target.slice(1)
+    : posix.normalize(posix.join(posix.dirname(slide), target));
+  const xml = await zip.readText(part);
+  return xml ? linesOf(xml, NOTES_TEXT) : [];
+}
+
+/**
+ * PPTX: the text of every slide (its `a:p` paragraphs) and its speaker notes after a `Notes:` line,
+ * one section per slide in presentation order.
+ */
 export const parsePptx: FormatParser = async ({ data, limits }) => {
   const zip = ZipArchive.open(data, limits);
   if (!zip.has('ppt/presentation.xml')) throw unreadable('PPTX without ppt/presentation.xml');
   const sections: DocumentSection[] = [];
   for (const part of await slideParts(zip)) {
-    const xml = (await zip.readText(part)) ?? '';
-    const lines = paragraphsOf(parseXml(xml), PPTX_TEXT)
-      .map((p) => tidy(p.text))
-      .filter(Boolean);
+    const lines = linesOf((await zip.readText(part)) ?? '', PPTX_TEXT);
+    const notes = await notesOf(zip, part);
+    if (notes.length > 0) lines.push('Notes:', ...notes);
     sections.push({ title: `Slide ${sections.length + 1}`, text: lines.join('\n') });
   }
   const title = await titleFrom(zip, 'docProps/core.xml');
