@@ -92,9 +92,10 @@ async function bySizeYielding(
 
 /**
  * Cuts a parsed document with its collection's splitter (the engine's three splitters): recursive by
- * size (PDF pages apart, each chunk knowing its `page`; XLSX sheets apart, knowing their `sheet`); markdown at headings (the headings above a
- * chunk in its metadata) for markdown documents; html at h1–h3 for HTML documents (`html` is the raw
- * page). Sections longer than the chunk size are cut again by size. Other types use the recursive one.
+ * size (PDF pages apart, each chunk knowing its `page`; XLSX sheets apart, each knowing its `sheet`);
+ * markdown at headings (the headings above a chunk in its metadata) for markdown documents; html at
+ * h1–h3 for HTML documents (`html` is the raw page). Sections longer than the chunk size are cut again
+ * by size. Other types use the recursive one.
  */
 export async function chunkDocument(
   parsed: ParsedDocument,
