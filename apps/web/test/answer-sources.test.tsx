@@ -77,6 +77,36 @@ describe('sources under an answer', () => {
     expect(leave.querySelector('[data-testid=answer-source-passage]')?.textContent).toBe('leave passage 3');
   });
 
+  it('a passage of a PDF says its page, one of a spreadsheet its sheet, in the app and the embedded chat', () => {
+    const sources: AnswerSource[] = [
+      { ...source('report', 4, 0.6), filename: 'report.pdf', page: 12 },
+      { ...source('report', 9, 0.5), filename: 'report.pdf', page: 31 },
+      { ...source('budget', 2, 0.4), filename: 'budget.xlsx', sheet: 'Q3 costs' },
+    ];
+    dom.render(createElement(AnswerSources, { sources }));
+    expect(texts('[data-testid=answer-source] > summary')).toEqual([
+      'report.pdf· 2 passages· score 0.60',
+      'budget.xlsx· sheet “Q3 costs”· score 0.40',
+    ]);
+    expect(texts('[data-testid=answer-source-passage] > p:first-child').slice(0, 2)).toEqual([
+      'page 12 · score 0.60',
+      'page 31 · score 0.50',
+    ]);
+    dom.remount();
+    const messages = [{ id: 'a1', role: 'assistant' as const, text: 'Voici.', sources }];
+    dom.render(
+      createElement(Messages, { greeting: 'Bonjour', messages, streaming: false, texts: textsFor('fr') }),
+    );
+    expect(texts('[data-testid=embed-sources] details > summary')).toEqual([
+      'report.pdf· 2 passages',
+      'budget.xlsx· feuille « Q3 costs »',
+    ]);
+    expect(texts('[data-testid=embed-sources] details:first-of-type li p.font-medium')).toEqual([
+      'page 12',
+      'page 31',
+    ]);
+  });
+
   it('in the embedded chat, in French: the same documents, each opening to its passages', () => {
     const messages = [{ id: 'a1', role: 'assistant' as const, text: 'Voici.', sources: SOURCES }];
     dom.render(

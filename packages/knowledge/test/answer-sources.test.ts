@@ -18,6 +18,7 @@ describe("an answer's sources", () => {
         {
           content: long,
           score: 0.7,
+          metadata: { type: 'markdown' },
           source: { collection_id: 'c1', document_id: 'd1', filename: 'a.md', chunk_index: 3 },
         },
       ),
@@ -30,6 +31,33 @@ describe("an answer's sources", () => {
       score: 0.7,
       excerpt: 'x'.repeat(SOURCE_EXCERPT_CHARS),
     });
+  });
+
+  it('a chunk of a PDF page or a spreadsheet sheet names it; metadata of another shape is left out', () => {
+    const of = (metadata: Record<string, unknown>) => {
+      const { page, sheet } = answerSource(
+        { id: 'c1', name: 'Policies' },
+        {
+          content: 'text',
+          score: 0.5,
+          metadata,
+          source: { collection_id: 'c1', document_id: 'd1', filename: 'f', chunk_index: 0 },
+        },
+      );
+      return { page, sheet };
+    };
+    expect(of({ type: 'pdf', page: 12, pages: 40 })).toEqual({ page: 12, sheet: undefined });
+    expect(of({ type: 'xlsx', sheet: 'Q3 costs', sheets: 2 })).toEqual({
+      page: undefined,
+      sheet: 'Q3 costs',
+    });
+    expect(of({ page: '12', sheet: 3 })).toEqual({ page: undefined, sheet: undefined });
+    expect(of({ page: 0, sheet: '' })).toEqual({ page: undefined, sheet: undefined });
+    // Through a knowledge retrieve node's documents too.
+    const [fromNode] = sourcesOfDocuments([
+      doc('Page text', { collection_id: 'c1', filename: 'r.pdf', chunk_index: 4, score: 0.3, page: 7 }),
+    ]);
+    expect(fromNode).toMatchObject({ filename: 'r.pdf', chunk_index: 4, page: 7 });
   });
 
   it("reads a knowledge retrieve node's documents; those from no collection are left out", () => {
@@ -79,6 +107,7 @@ describe("an answer's sources", () => {
         {
           content: `chunk ${chunk}`,
           score,
+          metadata: {},
           source: { collection_id: 'c', document_id: 'd', filename: 'f', chunk_index: chunk },
         },
       );

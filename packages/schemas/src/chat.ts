@@ -32,6 +32,10 @@ export const answerSource = z.object({
   document_id: z.string().nullable(),
   filename: z.string().nullable(),
   chunk_index: z.number().int().nullable(),
+  /** The PDF page the passage is on, when known. */
+  page: z.number().int().positive().optional(),
+  /** The spreadsheet sheet the passage is from, when known. */
+  sheet: z.string().optional(),
   score: z.number(),
   /** The passage's first characters. */
   excerpt: z.string(),

@@ -2,7 +2,7 @@ import type { AnswerSource } from '@atelier/schemas';
 import { AlertCircle, ArrowUp, FileText, LoaderCircle } from 'lucide-react';
 import { useEffect, useRef, type FormEvent, type KeyboardEvent } from 'react';
 import { Markdown } from '@/features/chat/markdown';
-import { groupSources } from '@/lib/source-groups';
+import { groupSources, sourcePlace } from '@/lib/source-groups';
 import { cn } from '@/lib/utils';
 import type { EmbedMessage } from './embed-client';
 import type { EmbedTexts } from './embed-texts';
@@ -105,8 +105,12 @@ export function Messages({
  * gave), each opening to its passages' first lines (a tap on a phone, where there is no hover).
  */
 function Sources({ sources, texts }: { sources: AnswerSource[]; texts: EmbedTexts }) {
-  const part = (s: AnswerSource) =>
-    s.chunk_index !== null ? texts.sourcePart.replace('{n}', String(s.chunk_index + 1)) : null;
+  const part = (s: AnswerSource) => {
+    const place = sourcePlace(s);
+    if (!place) return null;
+    const text = { page: texts.sourcePage, sheet: texts.sourceSheet, part: texts.sourcePart }[place.kind];
+    return text.replace('{n}', String(place.value));
+  };
   return (
     <div className="mt-2 border-t border-foreground/10 pt-2 text-xs" data-testid="embed-sources">
       <p className="mb-1 font-medium text-muted-foreground">{texts.sources}</p>

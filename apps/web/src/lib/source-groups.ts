@@ -31,3 +31,13 @@ export function groupSources(sources: readonly AnswerSource[]): SourceGroup[] {
   for (const group of groups.values()) group.passages.sort(byScore);
   return [...groups.values()].sort((a, b) => b.best - a.best);
 }
+
+/** Where a passage sits in its document, as a reader finds it: the PDF page, the sheet, else the part. */
+export type SourcePlace =
+  { kind: 'page'; value: number } | { kind: 'sheet'; value: string } | { kind: 'part'; value: number };
+
+export function sourcePlace(source: AnswerSource): SourcePlace | null {
+  if (source.page !== undefined) return { kind: 'page', value: source.page };
+  if (source.sheet !== undefined) return { kind: 'sheet', value: source.sheet };
+  return source.chunk_index !== null ? { kind: 'part', value: source.chunk_index + 1 } : null;
+}

@@ -5,17 +5,23 @@ export const SOURCE_EXCERPT_CHARS = 280;
 /** The most sources one answer keeps (the best scores). */
 export const MAX_ANSWER_SOURCES = 20;
 
-/** A retrieved chunk as a source shown under an answer (a simple chatbot's or a flow's). */
+/**
+ * A retrieved chunk as a source shown under an answer (a simple chatbot's or a flow's), with its PDF
+ * page or spreadsheet sheet when its metadata has one (the chunk metadata convention).
+ */
 export function answerSource(
   collection: { id: string; name: string },
-  chunk: Pick<RetrievedChunk, 'content' | 'score' | 'source'>,
+  chunk: Pick<RetrievedChunk, 'content' | 'score' | 'source' | 'metadata'>,
 ): AnswerSource {
+  const { page, sheet } = chunk.metadata;
   return {
     collection_id: collection.id,
     collection_name: collection.name,
     document_id: chunk.source.document_id,
     filename: chunk.source.filename,
     chunk_index: chunk.source.chunk_index,
+    ...(typeof page === 'number' && Number.isInteger(page) && page > 0 ? { page } : {}),
+    ...(typeof sheet === 'string' && sheet !== '' ? { sheet } : {}),
     score: chunk.score,
     excerpt: chunk.content.slice(0, SOURCE_EXCERPT_CHARS),
   };
@@ -44,6 +50,7 @@ export function sourcesOfDocuments(documents: unknown): AnswerSource[] {
         {
           content: doc.pageContent,
           score: m.score,
+          metadata: m,
           source: {
             collection_id: id,
             document_id: text(m.document_id),

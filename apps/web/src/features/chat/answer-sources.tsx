@@ -1,18 +1,23 @@
 import type { AnswerSource } from '@atelier/schemas';
 import { ChevronRight, FileText } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { groupSources } from '@/lib/source-groups';
+import { groupSources, sourcePlace } from '@/lib/source-groups';
 
 /**
  * Where an answer's context came from: one entry per document (its best score, how many passages it
- * gave, or the part when it gave one), each opening to its passages (part, score and opening lines).
+ * gave, or where the one it gave sits: page, sheet or part), each opening to its passages (where,
+ * score and opening lines).
  */
 export function AnswerSources({ sources }: { sources: AnswerSource[] }) {
   const { t, i18n } = useTranslation();
   if (sources.length === 0) return null;
   const score = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2, minimumFractionDigits: 2 });
-  const part = (s: AnswerSource) =>
-    s.chunk_index !== null ? t('chatPage.messages.sourceChunk', { index: s.chunk_index + 1 }) : null;
+  const part = (s: AnswerSource) => {
+    const place = sourcePlace(s);
+    if (place?.kind === 'page') return t('chatPage.messages.sourcePage', { page: place.value });
+    if (place?.kind === 'sheet') return t('chatPage.messages.sourceSheet', { sheet: place.value });
+    return place ? t('chatPage.messages.sourceChunk', { index: place.value }) : null;
+  };
   const groups = groupSources(sources);
   return (
     <details data-testid="answer-sources" className="group border-t pt-2 text-xs text-muted-foreground" open>
