@@ -81,12 +81,12 @@ describe('sources under an answer', () => {
     const sources: AnswerSource[] = [
       { ...source('report', 4, 0.6), filename: 'report.pdf', page: 12 },
       { ...source('report', 9, 0.5), filename: 'report.pdf', page: 31 },
-      { ...source('budget', 2, 0.4), filename: 'budget.xlsx', sheet: 'Q3 costs' },
+      { ...source('budget', 2, 0.4), filename: 'budget.xlsx', sheet: 'Q3 $& costs' },
     ];
     dom.render(createElement(AnswerSources, { sources }));
     expect(texts('[data-testid=answer-source] > summary')).toEqual([
       'report.pdf· 2 passages· score 0.60',
-      'budget.xlsx· sheet “Q3 costs”· score 0.40',
+      'budget.xlsx· sheet “Q3 $& costs”· score 0.40',
     ]);
     expect(texts('[data-testid=answer-source-passage] > p:first-child').slice(0, 2)).toEqual([
       'page 12 · score 0.60',
@@ -99,7 +99,7 @@ describe('sources under an answer', () => {
     );
     expect(texts('[data-testid=embed-sources] details > summary')).toEqual([
       'report.pdf· 2 passages',
-      'budget.xlsx· feuille « Q3 costs »',
+      'budget.xlsx· feuille « Q3 $& costs »',
     ]);
     expect(texts('[data-testid=embed-sources] details:first-of-type li p.font-medium')).toEqual([
       'page 12',

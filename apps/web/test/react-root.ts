@@ -15,7 +15,12 @@ export function reactRoot() {
   let container: HTMLDivElement;
   let root: Root;
   beforeAll(async () => {
-    await i18n.use(initReactI18next).init({ lng: 'en', resources: { en: { translation: bundle('en') } } });
+    // As the app: React escapes what it renders, so i18next must not too.
+    await i18n.use(initReactI18next).init({
+      lng: 'en',
+      resources: { en: { translation: bundle('en') } },
+      interpolation: { escapeValue: false },
+    });
   });
   beforeEach(() => {
     container = document.createElement('div');

@@ -109,7 +109,8 @@ function Sources({ sources, texts }: { sources: AnswerSource[]; texts: EmbedText
     const place = sourcePlace(s);
     if (!place) return null;
     const text = { page: texts.sourcePage, sheet: texts.sourceSheet, part: texts.sourcePart }[place.kind];
-    return text.replace('{n}', String(place.value));
+    // A function: a sheet's name is the user's text, whose `$&` a replacement string would expand.
+    return text.replace('{n}', () => String(place.value));
   };
   return (
     <div className="mt-2 border-t border-foreground/10 pt-2 text-xs" data-testid="embed-sources">
