@@ -1,5 +1,7 @@
-export type DocumentType =
-  'pdf' | 'docx' | 'pptx' | 'odt' | 'xlsx' | 'markdown' | 'csv' | 'json' | 'html' | 'txt';
+import type { DocumentType } from '@atelier/schemas/constants';
+
+/** The document types: the shared list (`documentTypes`), which also names their file endings. */
+export type { DocumentType };
 
 export interface ParseLimits {
   /** Largest document accepted, in bytes, checked while reading. Default 50 MB. */
