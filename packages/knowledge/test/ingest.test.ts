@@ -24,6 +24,8 @@ const FIXTURE_TYPES: [string, string][] = [
   ['sample.pptx', 'pptx'],
   ['sample.odt', 'odt'],
   ['sample.xlsx', 'xlsx'],
+  ['sample.ods', 'ods'],
+  ['sample.odp', 'odp'],
   ['sample.md', 'markdown'],
   ['sample.csv', 'csv'],
   ['sample.json', 'json'],
@@ -102,6 +104,10 @@ describe('ingestion through the worker', () => {
     // A spreadsheet's chunks know their sheet.
     const sheet = answer.documents.find((d) => d.source.filename === 'sample.xlsx')!;
     expect(sheet.metadata).toMatchObject({ type: 'xlsx', sheet: 'Notes & remarks', sheets: 2, rows: 3 });
+    const ods = answer.documents.find((d) => d.source.filename === 'sample.ods')!;
+    expect(ods.metadata).toMatchObject({ type: 'ods', sheet: 'Notes & remarks', sheets: 2, rows: 4 });
+    const odp = answer.documents.find((d) => d.source.filename === 'sample.odp')!;
+    expect(odp.metadata).toMatchObject({ type: 'odp', slides: 2 });
     const { count } = await storeOf(collectionName);
     expect(await count()).toBe(rows.reduce((sum, r) => sum + r.chunk_count, 0));
     // The vector index, deferred while the documents were written, is built once none waits.

@@ -180,6 +180,75 @@ describe('parseDocument: every type', () => {
     expect(cellText(false)).toBe('false');
   });
 
+  it('ods: every sheet in order, rows as "header: value" blocks, cells as shown, dates as ISO, repeats expanded', async () => {
+    const doc = await parse('sample.ods');
+    expect(doc.type).toBe('ods');
+    expect(doc.metadata).toMatchObject({ title: 'Fixture ODS', sheets: 2, rows: 4 });
+    expect(doc.sheets?.map((s) => s.name)).toEqual(['Orders', 'Notes & remarks']);
+    const compass = 'Product: Compass (brass)\nQuantity: 12';
+    expect(doc.sections?.map((s) => [s.title, s.text])).toEqual([
+      // The header sits in table:table-header-rows; the comment is left out; the date shown as
+      // 01/03/2024 is read from its value; currency and percentage as shown; a value with no text.
+      [
+        'Orders, row 1',
+        'Product: Lantern\nShipped on: 2024-03-01\nPrice: 1 234,50 €\nDiscount: 12,5 %\nQuantity: 3',
+      ],
+      // A merged cell of two paragraphs, its covered cell and two empty ones keep the columns in
+      // place; the row is repeated twice; the million empty rows after it cost nothing.
+      ['Orders, row 2', compass],
+      ['Orders, row 3', compass],
+      ['Notes & remarks, row 1', `Remark: ${SENTENCE}`],
+    ]);
+    expect(doc.text).not.toContain('Check the stock');
+    expect(doc.text).toContain(`Notes & remarks\n\nRemark: ${SENTENCE}`);
+  });
+
+  it('ods: a row or a cell repeated past the limit is refused, not expanded', async () => {
+    const parts = unzipSync(bytes('sample.ods'));
+    const content = new TextDecoder().decode(parts['content.xml']);
+    const remark = '<table:table-row><table:table-cell office:value-type="string"><text:p>Remark</text:p>';
+    expect(content).toContain(remark);
+    for (const repeat of [
+      remark.replace('<table:table-row>', '<table:table-row table:number-rows-repeated="2000000">'),
+      remark.replace('<table:table-cell', '<table:table-cell table:number-columns-repeated="2000000"'),
+    ]) {
+      parts['content.xml'] = strToU8(content.replace(remark, repeat));
+      const err = await refusal({ data: zipSync(parts), filename: 'bomb.ods' });
+      expect(err).toMatchObject({ status: 422, code: 'unreadable_document' });
+      expect(err.detail).toMatch(/repeats cells more than 1,000,000 times/);
+    }
+  });
+
+  it('odp: slides in order with their lists and tables, speaker notes without their page number', async () => {
+    const doc = await parse('sample.odp');
+    expect(doc.type).toBe('odp');
+    expect(doc.metadata).toMatchObject({ title: 'Fixture ODP', slides: 2 });
+    expect(doc.sections).toEqual([
+      {
+        title: 'Slide 1',
+        text: `Odp slide one\n${SENTENCE}\nOpening & welcome\nNotes:\nThank the hosts.`,
+      },
+      { title: 'Slide 2', text: 'Odp slide two\nRegion\nSales\nNorth\n120' },
+    ]);
+  });
+
+  it('OpenDocument kinds: by their mimetype, else the manifest; a template as its document', async () => {
+    expect((await parseDocument({ data: bytes('sample.ods'), filename: 'sheet.odt' })).type).toBe('ods');
+    expect((await parseDocument({ data: bytes('sample.odp'), filename: 'upload' })).type).toBe('odp');
+    const parts = unzipSync(bytes('sample.ods'));
+    delete parts.mimetype;
+    expect((await parseDocument({ data: zipSync(parts), filename: 'no-mimetype.zip' })).type).toBe('ods');
+    const template = unzipSync(bytes('sample.odp'));
+    template.mimetype = strToU8('application/vnd.oasis.opendocument.presentation-template');
+    expect((await parseDocument({ data: zipSync(template), filename: 'deck.otp' })).type).toBe('odp');
+    const typed = await parseDocument({
+      data: bytes('sample.ods'),
+      filename: 'export',
+      mimeType: 'application/vnd.oasis.opendocument.spreadsheet',
+    });
+    expect(typed.metadata.rows).toBe(4);
+  });
+
   it('json: every value present as a path: value line', async () => {
     const doc = await parse('sample.json');
     expect(doc.type).toBe('json');
@@ -472,8 +541,8 @@ describe('parseDocument: zip bombs', () => {
     });
   });
 
-  it('pptx and odt go through the same limits', async () => {
-    for (const name of ['sample.pptx', 'sample.odt']) {
+  it('pptx, xlsx and the OpenDocument formats go through the same limits', async () => {
+    for (const name of ['sample.pptx', 'sample.xlsx', 'sample.odt', 'sample.ods', 'sample.odp']) {
       const err = await refusal({ data: bytes(name), filename: name, limits: { maxUncompressedBytes: 100 } });
       expect(err.code).toBe('document_too_large');
     }

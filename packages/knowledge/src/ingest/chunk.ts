@@ -92,7 +92,7 @@ async function bySizeYielding(
 
 /**
  * Cuts a parsed document with its collection's splitter (the engine's three splitters): recursive by
- * size (PDF pages apart, each chunk knowing its `page`; XLSX sheets apart, each knowing its `sheet`);
+ * size (PDF pages apart, each chunk knowing its `page`; XLSX and ODS sheets apart, each knowing its `sheet`);
  * markdown at headings (the headings above a chunk in its metadata) for markdown documents; html at
  * h1–h3 for HTML documents (`html` is the raw page). Sections longer than the chunk size are cut again
  * by size. Other types use the recursive one.
@@ -119,7 +119,7 @@ export async function chunkDocument(
       options,
     );
   }
-  if (parsed.type === 'xlsx' && parsed.sheets && parsed.sheets.length > 0) {
+  if (parsed.sheets && parsed.sheets.length > 0) {
     return bySizeYielding(
       parsed.sheets.map((sheet) => ({ text: sheet.text, metadata: { sheet: sheet.name } })),
       options,

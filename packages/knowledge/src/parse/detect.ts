@@ -2,13 +2,21 @@ import { extname } from 'node:path';
 import { KNOWLEDGE_EXTENSIONS } from '@atelier/schemas/constants';
 import { unreadable, unsupported } from './errors';
 import type { DocumentType, ParseLimits } from './types';
+import { elementsOf, parseXml } from './xml';
 import { ZipArchive } from './zip';
+
+/** The OpenDocument kinds read, by their media type. */
+const ODF_TYPES: Readonly<Record<string, DocumentType>> = {
+  'application/vnd.oasis.opendocument.text': 'odt',
+  'application/vnd.oasis.opendocument.spreadsheet': 'ods',
+  'application/vnd.oasis.opendocument.presentation': 'odp',
+};
 
 const MIME_TYPES: Readonly<Record<string, DocumentType>> = {
   'application/pdf': 'pdf',
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
   'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
-  'application/vnd.oasis.opendocument.text': 'odt',
+  ...ODF_TYPES,
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
   'text/markdown': 'markdown',
   'text/x-markdown': 'markdown',
@@ -19,7 +27,7 @@ const MIME_TYPES: Readonly<Record<string, DocumentType>> = {
   'text/plain': 'txt',
 };
 
-const BINARY_TYPES: ReadonlySet<DocumentType> = new Set(['pdf', 'docx', 'pptx', 'odt', 'xlsx']);
+const BINARY_TYPES: ReadonlySet<DocumentType> = new Set(['pdf', 'docx', 'pptx', 'odt', 'xlsx', 'ods', 'odp']);
 
 /** Other binary formats worth naming when one arrives under a wrong name. */
 const OTHER_MAGIC: readonly [string, number[], string?][] = [
@@ -54,9 +62,21 @@ async function zipKind(data: Uint8Array, limits: ParseLimits): Promise<DocumentT
   if (zip.has('word/document.xml')) return 'docx';
   if (zip.has('ppt/presentation.xml')) return 'pptx';
   if (zip.has('xl/workbook.xml')) return 'xlsx';
-  const mimetype = zip.has('mimetype') ? (await zip.readText('mimetype'))?.trim() : undefined;
-  if (mimetype === 'application/vnd.oasis.opendocument.text') return 'odt';
-  if (mimetype === undefined && zip.has('content.xml') && zip.has('META-INF/manifest.xml')) return 'odt';
+  // ODF names its kind in `mimetype`, else in the manifest's entry for the package root.
+  let mediaType = zip.has('mimetype') ? (await zip.readText('mimetype'))?.trim() : undefined;
+  if (mediaType === undefined && zip.has('content.xml')) {
+    const manifest = await zip.readText('META-INF/manifest.xml');
+    mediaType = manifest
+      ? elementsOf(parseXml(manifest), 'manifest:file-entry').find((e) => e['manifest:full-path'] === '/')?.[
+          'manifest:media-type'
+        ]
+      : undefined;
+  }
+  // A template (`…text-template`) is read as its document.
+  const kind = mediaType && ODF_TYPES[mediaType.replace(/-template$/, '')];
+  if (kind) return kind;
+  // An ODF package that names no kind at all: read as text, as before kinds were told apart.
+  if (mediaType === undefined && zip.has('content.xml') && zip.has('META-INF/manifest.xml')) return 'odt';
   return undefined;
 }
 
@@ -82,7 +102,7 @@ export async function detectType(
     if (claimed && BINARY_TYPES.has(claimed) && claimed !== 'pdf') {
       throw unreadable(`a ZIP archive without the parts of a ${claimed.toUpperCase()} document`);
     }
-    throw unsupported('a ZIP archive that is not a DOCX, PPTX, XLSX or ODT document');
+    throw unsupported('a ZIP archive that is not a DOCX, PPTX, XLSX, ODT, ODS or ODP document');
   }
   if (claimed && BINARY_TYPES.has(claimed)) {
     throw unreadable(

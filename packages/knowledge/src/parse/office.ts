@@ -117,31 +117,3 @@ export const parsePptx: FormatParser = async ({ data, limits }) => {
     metadata: { ...(title ? { title } : {}), slides: sections.length, bytes: data.byteLength },
   };
 };
-
-const ODT_TEXT = {
-  paragraphs: new Set(['text:p', 'text:h']),
-  inline: {
-    'text:s': (a: Record<string, string>) => ' '.repeat(Math.min(Number(a['text:c'] ?? 1) || 1, 100)),
-    'text:tab': () => '\t',
-    'text:line-break': () => '\n',
-  },
-  // Tracked deletions and annotations are not part of the document's text.
-  skip: new Set(['text:tracked-changes', 'office:annotation', 'text:note-citation']),
-};
-
-/** ODT: the paragraphs and headings of content.xml, in order; the title from meta.xml. */
-export const parseOdt: FormatParser = async ({ data, limits }) => {
-  const zip = ZipArchive.open(data, limits);
-  const content = await zip.readText('content.xml');
-  if (content === undefined) throw unreadable('ODT without content.xml');
-  const body = parseXml(content);
-  const paragraphs = paragraphsOf(body, ODT_TEXT)
-    .map((p) => ({ heading: p.tag === 'text:h', text: tidy(p.text) }))
-    .filter((p) => p.text);
-  const title = await titleFrom(zip, 'meta.xml');
-  return {
-    text: paragraphs.map((p) => p.text).join('\n\n'),
-    sections: paragraphs.map((p) => (p.heading ? { title: p.text, text: p.text } : { text: p.text })),
-    metadata: { ...(title ? { title } : {}), paragraphs: paragraphs.length, bytes: data.byteLength },
-  };
-};

@@ -1,6 +1,7 @@
 import { detectType } from './detect';
 import { tooLarge, unreadable } from './errors';
-import { parseDocx, parseOdt, parsePptx } from './office';
+import { parseDocx, parsePptx } from './office';
+import { parseOdp, parseOds, parseOdt } from './opendocument';
 import { parsePdf } from './pdf';
 import { readFileLimited } from './read';
 import { parseXlsx } from './spreadsheet';
@@ -12,6 +13,8 @@ const PARSERS: Record<DocumentType, FormatParser> = {
   docx: parseDocx,
   pptx: parsePptx,
   odt: parseOdt,
+  ods: parseOds,
+  odp: parseOdp,
   xlsx: parseXlsx,
   markdown: parseMarkdown,
   csv: parseCsv,

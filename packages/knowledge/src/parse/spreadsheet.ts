@@ -2,7 +2,7 @@ import readXlsxFile from 'read-excel-file/universal';
 import { unreadable } from './errors';
 import { checkedCopy, titleFrom } from './office';
 import { columnNames, rowText } from './rows';
-import type { DocumentSection, FormatParser } from './types';
+import type { DocumentSection, FormatParser, ParsedDocument } from './types';
 import { ZipArchive } from './zip';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -27,22 +27,26 @@ export function cellText(value: unknown): string {
   return String(value);
 }
 
+/** A sheet as read: its name and its rows of cell texts. */
+export interface SheetRows {
+  name: string;
+  rows: string[][];
+}
+
 /**
- * XLSX with read-excel-file (handed the archive's checked copy): every sheet in workbook order, its
- * first row the header and each data row a block of `header: value` lines, as CSV. A sheet of one row
- * is that row's values. Formulas are read as the values the spreadsheet last computed.
+ * Sheets as a document: every sheet that holds data, in order, its first row the header and each data
+ * row a block of `header: value` lines, as CSV. A sheet of one row is that row's values.
  */
-export const parseXlsx: FormatParser = async ({ data, limits }) => {
-  const zip = ZipArchive.open(data, limits);
-  if (!zip.has('xl/workbook.xml')) throw unreadable('XLSX without xl/workbook.xml');
-  const workbook = await readXlsxFile(await checkedCopy(zip));
+export function sheetsDocument(
+  read: readonly SheetRows[],
+  title: string | undefined,
+  bytes: number,
+): Omit<ParsedDocument, 'type'> {
   const sheets: { name: string; text: string }[] = [];
   const sections: DocumentSection[] = [];
   let rows = 0;
-  for (const { sheet: name, data: table } of workbook) {
-    const lines = table
-      .map((row) => row.map(cellText))
-      .filter((row) => row.some((value) => value.trim() !== ''));
+  for (const { name, rows: table } of read) {
+    const lines = table.filter((row) => row.some((value) => value.trim() !== ''));
     const [header, ...records] = lines;
     if (!header) continue;
     const columns = columnNames(header);
@@ -53,11 +57,25 @@ export const parseXlsx: FormatParser = async ({ data, limits }) => {
     rows += records.length;
     sheets.push({ name, text: blocks.join('\n\n') });
   }
-  const title = await titleFrom(zip, 'docProps/core.xml');
   return {
     text: sheets.map((s) => `${s.name}\n\n${s.text}`).join('\n\n'),
     sheets,
     sections,
-    metadata: { ...(title ? { title } : {}), sheets: sheets.length, rows, bytes: data.byteLength },
+    metadata: { ...(title ? { title } : {}), sheets: sheets.length, rows, bytes },
   };
+}
+
+/**
+ * XLSX with read-excel-file (handed the archive's checked copy): every sheet in workbook order, as
+ * `sheetsDocument` reads them. Formulas are read as the values the spreadsheet last computed.
+ */
+export const parseXlsx: FormatParser = async ({ data, limits }) => {
+  const zip = ZipArchive.open(data, limits);
+  if (!zip.has('xl/workbook.xml')) throw unreadable('XLSX without xl/workbook.xml');
+  const workbook = await readXlsxFile(await checkedCopy(zip));
+  const read = workbook.map(({ sheet, data: table }) => ({
+    name: sheet,
+    rows: table.map((row) => row.map(cellText)),
+  }));
+  return sheetsDocument(read, await titleFrom(zip, 'docProps/core.xml'), data.byteLength);
 };

@@ -6,7 +6,7 @@ export type { DocumentType };
 export interface ParseLimits {
   /** Largest document accepted, in bytes, checked while reading. Default 50 MB. */
   maxBytes: number;
-  /** Archives (docx, pptx, odt): most bytes all entries may expand to, counted while inflating. Default 200 MB. */
+  /** Archives (docx, pptx, xlsx, odt, ods, odp): most bytes all entries may expand to, counted while inflating. Default 200 MB. */
   maxUncompressedBytes: number;
   /** Archives: most entries accepted. Default 10 000. */
   maxEntries: number;
@@ -34,13 +34,13 @@ export interface DocumentMetadata {
   title?: string;
   /** PDF pages. */
   pages?: number;
-  /** CSV and XLSX data rows (header rows not counted). */
+  /** CSV, XLSX and ODS data rows (header rows not counted). */
   rows?: number;
   /** CSV column names. */
   columns?: string[];
-  /** XLSX sheets that hold data. */
+  /** XLSX and ODS sheets that hold data. */
   sheets?: number;
-  /** PPTX slides. */
+  /** PPTX and ODP slides. */
   slides?: number;
   /** DOCX/ODT paragraphs (headings included). */
   paragraphs?: number;
@@ -56,9 +56,9 @@ export interface ParsedDocument {
   text: string;
   /** PDF: the text of each page, in order. */
   pages?: string[];
-  /** XLSX: the text of each sheet that holds data, in workbook order. */
+  /** XLSX and ODS: the text of each sheet that holds data, in workbook order. */
   sheets?: { name: string; text: string }[];
-  /** Slides (pptx), paragraphs (docx, odt), markdown sections, CSV and XLSX rows. */
+  /** Slides (pptx, odp), paragraphs (docx, odt), markdown sections, CSV, XLSX and ODS rows. */
   sections?: DocumentSection[];
   metadata: DocumentMetadata;
 }

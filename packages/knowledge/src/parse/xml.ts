@@ -1,6 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 
-type XmlNode = Record<string, unknown>;
+export type XmlNode = Record<string, unknown>;
 
 const parser = new XMLParser({
   preserveOrder: true,
@@ -20,8 +20,28 @@ export function parseXml(xml: string): XmlNode[] {
   return parser.parse(xml) as XmlNode[];
 }
 
-const tagOf = (node: XmlNode) => Object.keys(node).find((k) => k !== ':@');
-const attrsOf = (node: XmlNode) => (node[':@'] ?? {}) as Record<string, string>;
+/** A node's tag (`#text` for text). */
+export const tagOf = (node: XmlNode) => Object.keys(node).find((k) => k !== ':@');
+/** A node's attributes (none: an empty object). */
+export const attrsOf = (node: XmlNode) => (node[':@'] ?? {}) as Record<string, string>;
+/** An element's child nodes (none for text). */
+export const childrenOf = (node: XmlNode): XmlNode[] => {
+  const tag = tagOf(node);
+  const children = tag === undefined ? undefined : node[tag];
+  return Array.isArray(children) ? (children as XmlNode[]) : [];
+};
+
+/** The elements with this tag, outermost first, not looking inside a found one. */
+export function outermost(nodes: XmlNode[], wanted: string): XmlNode[] {
+  const found: XmlNode[] = [];
+  for (const node of nodes) {
+    const tag = tagOf(node);
+    if (tag === undefined || tag === '#text') continue;
+    if (tag === wanted) found.push(node);
+    else found.push(...outermost(childrenOf(node), wanted));
+  }
+  return found;
+}
 
 export interface TextRules {
   /** Elements whose text makes one paragraph (e.g. `a:p`, `text:p`). */
