@@ -20,12 +20,15 @@ describe('a test retrieval chunk says where it sits in its document', () => {
     return root.container.querySelector('[data-testid=retrieved-chunk] div')?.textContent;
   };
 
-  it('the page of a PDF, the sheet of a spreadsheet, only the chunk otherwise', () => {
+  it('the page of a PDF, the sheet of a spreadsheet, the slide of a deck, only the chunk otherwise', () => {
     expect(line(chunk('report.pdf', 4, { type: 'pdf', page: 2, pages: 9 }))).toBe(
       '0.42report.pdfchunk 4page 2',
     );
     expect(line(chunk('budget.xlsx', 1, { type: 'xlsx', sheet: 'Q3 costs', sheets: 2 }))).toBe(
       '0.42budget.xlsxchunk 1sheet “Q3 costs”',
+    );
+    expect(line(chunk('deck.pptx', 3, { type: 'pptx', slide: 2, slides: 5 }))).toBe(
+      '0.42deck.pptxchunk 3slide 2',
     );
     expect(line(chunk('notes.md', 0, { type: 'markdown' }))).toBe('0.42notes.mdchunk 0');
   });

@@ -107,7 +107,10 @@ describe('ingestion through the worker', () => {
     const ods = answer.documents.find((d) => d.source.filename === 'sample.ods')!;
     expect(ods.metadata).toMatchObject({ type: 'ods', sheet: 'Notes & remarks', sheets: 2, rows: 4 });
     const odp = answer.documents.find((d) => d.source.filename === 'sample.odp')!;
-    expect(odp.metadata).toMatchObject({ type: 'odp', slides: 2 });
+    // A presentation's chunks know their slide (the sentence is on the first one).
+    expect(odp.metadata).toMatchObject({ type: 'odp', slide: 1, slides: 2 });
+    const pptx = answer.documents.find((d) => d.source.filename === 'sample.pptx')!;
+    expect(pptx.metadata).toMatchObject({ type: 'pptx', slide: 2, slides: 3 });
     const { count } = await storeOf(collectionName);
     expect(await count()).toBe(rows.reduce((sum, r) => sum + r.chunk_count, 0));
     // The vector index, deferred while the documents were written, is built once none waits.

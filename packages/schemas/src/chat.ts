@@ -36,6 +36,8 @@ export const answerSource = z.object({
   page: z.number().int().positive().optional(),
   /** The spreadsheet sheet the passage is from, when known. */
   sheet: z.string().optional(),
+  /** The presentation slide the passage is on, when known. */
+  slide: z.number().int().positive().optional(),
   score: z.number(),
   /** The passage's first characters. */
   excerpt: z.string(),

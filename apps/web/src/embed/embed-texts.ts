@@ -22,6 +22,7 @@ const en = {
   sourcePart: 'part {n}',
   sourcePage: 'page {n}',
   sourceSheet: 'sheet “{n}”',
+  sourceSlide: 'slide {n}',
   sourcePassages: '{n} passages',
   sourceUntitled: 'Untitled document',
 };
@@ -47,6 +48,7 @@ const fr: Texts = {
   sourcePart: 'partie {n}',
   sourcePage: 'page {n}',
   sourceSheet: 'feuille « {n} »',
+  sourceSlide: 'diapositive {n}',
   sourcePassages: '{n} passages',
   sourceUntitled: 'Document sans titre',
 };

@@ -101,14 +101,19 @@ export function Messages({
 }
 
 /**
- * Where an answer's context came from: one entry per document (its part, or how many passages it
- * gave), each opening to its passages' first lines (a tap on a phone, where there is no hover).
+ * Where an answer's context came from: one entry per document (where its passage sits, or how many
+ * passages it gave), each opening to its passages' first lines (a tap on a phone, where there is no hover).
  */
 function Sources({ sources, texts }: { sources: AnswerSource[]; texts: EmbedTexts }) {
   const part = (s: AnswerSource) => {
     const place = sourcePlace(s);
     if (!place) return null;
-    const text = { page: texts.sourcePage, sheet: texts.sourceSheet, part: texts.sourcePart }[place.kind];
+    const text = {
+      page: texts.sourcePage,
+      sheet: texts.sourceSheet,
+      slide: texts.sourceSlide,
+      part: texts.sourcePart,
+    }[place.kind];
     // A function: a sheet's name is the user's text, whose `$&` a replacement string would expand.
     return text.replace('{n}', () => String(place.value));
   };

@@ -32,12 +32,19 @@ export function groupSources(sources: readonly AnswerSource[]): SourceGroup[] {
   return [...groups.values()].sort((a, b) => b.best - a.best);
 }
 
-/** Where a passage sits in its document, as a reader finds it: the PDF page, the sheet, else the part. */
+/**
+ * Where a passage sits in its document, as a reader finds it: the PDF page, the sheet, the slide, else
+ * the part.
+ */
 export type SourcePlace =
-  { kind: 'page'; value: number } | { kind: 'sheet'; value: string } | { kind: 'part'; value: number };
+  | { kind: 'page'; value: number }
+  | { kind: 'sheet'; value: string }
+  | { kind: 'slide'; value: number }
+  | { kind: 'part'; value: number };
 
 export function sourcePlace(source: AnswerSource): SourcePlace | null {
   if (source.page !== undefined) return { kind: 'page', value: source.page };
   if (source.sheet !== undefined) return { kind: 'sheet', value: source.sheet };
+  if (source.slide !== undefined) return { kind: 'slide', value: source.slide };
   return source.chunk_index !== null ? { kind: 'part', value: source.chunk_index + 1 } : null;
 }

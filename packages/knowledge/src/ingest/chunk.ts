@@ -92,7 +92,8 @@ async function bySizeYielding(
 
 /**
  * Cuts a parsed document with its collection's splitter (the engine's three splitters): recursive by
- * size (PDF pages apart, each chunk knowing its `page`; XLSX and ODS sheets apart, each knowing its `sheet`);
+ * size (PDF pages apart, each chunk knowing its `page`; XLSX and ODS sheets apart, each knowing its `sheet`; PPTX and ODP slides apart, each
+ * knowing its `slide`);
  * markdown at headings (the headings above a chunk in its metadata) for markdown documents; html at
  * h1–h3 for HTML documents (`html` is the raw page). Sections longer than the chunk size are cut again
  * by size. Other types use the recursive one.
@@ -122,6 +123,13 @@ export async function chunkDocument(
   if (parsed.sheets && parsed.sheets.length > 0) {
     return bySizeYielding(
       parsed.sheets.map((sheet) => ({ text: sheet.text, metadata: { sheet: sheet.name } })),
+      options,
+    );
+  }
+  if ((parsed.type === 'pptx' || parsed.type === 'odp') && parsed.sections && parsed.sections.length > 0) {
+    // A presentation's sections are its slides, in order (an empty slide makes no chunk).
+    return bySizeYielding(
+      parsed.sections.map((section, index) => ({ text: section.text, metadata: { slide: index + 1 } })),
       options,
     );
   }

@@ -7,21 +7,23 @@ export const MAX_ANSWER_SOURCES = 20;
 
 /**
  * A retrieved chunk as a source shown under an answer (a simple chatbot's or a flow's), with its PDF
- * page or spreadsheet sheet when its metadata has one (the chunk metadata convention).
+ * page, spreadsheet sheet or presentation slide when its metadata has one (the chunk metadata convention).
  */
 export function answerSource(
   collection: { id: string; name: string },
   chunk: Pick<RetrievedChunk, 'content' | 'score' | 'source' | 'metadata'>,
 ): AnswerSource {
-  const { page, sheet } = chunk.metadata;
+  const { page, sheet, slide } = chunk.metadata;
+  const position = (n: unknown) => typeof n === 'number' && Number.isInteger(n) && n > 0;
   return {
     collection_id: collection.id,
     collection_name: collection.name,
     document_id: chunk.source.document_id,
     filename: chunk.source.filename,
     chunk_index: chunk.source.chunk_index,
-    ...(typeof page === 'number' && Number.isInteger(page) && page > 0 ? { page } : {}),
+    ...(position(page) ? { page: page as number } : {}),
     ...(typeof sheet === 'string' && sheet !== '' ? { sheet } : {}),
+    ...(position(slide) ? { slide: slide as number } : {}),
     score: chunk.score,
     excerpt: chunk.content.slice(0, SOURCE_EXCERPT_CHARS),
   };

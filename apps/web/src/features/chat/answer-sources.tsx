@@ -5,7 +5,7 @@ import { groupSources, sourcePlace } from '@/lib/source-groups';
 
 /**
  * Where an answer's context came from: one entry per document (its best score, how many passages it
- * gave, or where the one it gave sits: page, sheet or part), each opening to its passages (where,
+ * gave, or where the one it gave sits: page, sheet, slide or part), each opening to its passages (where,
  * score and opening lines).
  */
 export function AnswerSources({ sources }: { sources: AnswerSource[] }) {
@@ -16,6 +16,7 @@ export function AnswerSources({ sources }: { sources: AnswerSource[] }) {
     const place = sourcePlace(s);
     if (place?.kind === 'page') return t('chatPage.messages.sourcePage', { page: place.value });
     if (place?.kind === 'sheet') return t('chatPage.messages.sourceSheet', { sheet: place.value });
+    if (place?.kind === 'slide') return t('chatPage.messages.sourceSlide', { slide: place.value });
     return place ? t('chatPage.messages.sourceChunk', { index: place.value }) : null;
   };
   const groups = groupSources(sources);

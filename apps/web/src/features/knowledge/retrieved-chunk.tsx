@@ -3,12 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { formatScore } from './format';
 
 /**
- * One chunk of a test retrieval: its score, its file, where it sits (chunk index; the PDF page or the
- * spreadsheet sheet when the chunk's metadata says) and its text.
+ * One chunk of a test retrieval: its score, its file, where it sits (chunk index; the PDF page, the
+ * spreadsheet sheet or the presentation slide when the chunk's metadata says) and its text.
  */
 export function RetrievedChunkItem({ chunk }: { chunk: RetrievedChunk }) {
   const { t } = useTranslation();
-  const { page, sheet } = chunk.metadata;
+  const { page, sheet, slide } = chunk.metadata;
   return (
     <li className="grid gap-2 rounded-lg border bg-card p-3" data-testid="retrieved-chunk">
       <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
@@ -22,6 +22,7 @@ export function RetrievedChunkItem({ chunk }: { chunk: RetrievedChunk }) {
           <span>{t('knowledge.retrieval.chunk', { index: chunk.source.chunk_index })}</span>
         ) : null}
         {typeof page === 'number' ? <span>{t('knowledge.retrieval.page', { page })}</span> : null}
+        {typeof slide === 'number' ? <span>{t('knowledge.retrieval.slide', { slide })}</span> : null}
         {typeof sheet === 'string' ? (
           <span className="min-w-0 truncate">{t('knowledge.retrieval.sheet', { sheet })}</span>
         ) : null}
