@@ -14,9 +14,11 @@
 //    (index_mb, shared_buffers_mb): an index that does not fit is read from the OS for every search.
 //    20 top-80 queries (wide_query_p50_ms): wider than the default breadth, where the planner would
 //    scan every row unless the store keeps it on the index. 50 hybrid top-10 queries (vector + the
-//    full-text search of the question's keywords, fused): hybrid_query_p50/p99_ms; for those 50
-//    questions, how often the paragraph each was drawn from is in the top-10, by vector search alone and
-//    by hybrid (vector_found_at_10, hybrid_found_at_10).
+//    full-text search of the question's keywords, fused): hybrid_query_p50/p99_ms; how often the
+//    paragraph a question was drawn from is in its top-10, by vector search alone (the timed questions)
+//    and by hybrid (vector_found_at_10, hybrid_found_at_10). Each phase asks questions of its own; then
+//    the first 50 timed questions are asked again (repeat_query_p50_ms): their embeddings are kept by the
+//    API (the recent questions' cache), so no provider call.
 // 3. A filter matching the 1,000 (BENCH_CHUNKS/100) .md documents: 50 queries each answer 10 matching
 //    chunks, and their recall against exact filtered search averages at least 0.9.
 // 4. BENCH_PDF_MB of 10 MB PDFs (200) are uploaded and ingested while /health is called every 50 ms (by a
@@ -293,7 +295,11 @@ async function main() {
   const exact = new ExactIndex(CHUNKS, (chunk) => kindOf(Math.floor(chunk / CHUNKS_PER_DOC)));
   const asked = Array.from({ length: QUERIES }, (_, q) => question(q, CHUNKS));
   const questions = asked.map((q) => q.text);
-  for (const text of questions.slice(0, 10)) await query(base, token, main.id, { query: text, top_k: 10 });
+  // Each phase asks questions of its own: a question asked again is searched with its kept embedding
+  // (the API's recent questions' cache), which only the repeat phase measures.
+  const fresh = (phase: number, count: number) =>
+    Array.from({ length: count }, (_, q) => question(phase * 100_000 + q, CHUNKS));
+  for (const { text } of fresh(1, 10)) await query(base, token, main.id, { query: text, top_k: 10 });
   const times: number[] = [];
   const took: number[] = [];
   let recall = 0;
@@ -304,7 +310,12 @@ async function main() {
     times.push(ms);
     took.push(tookMs);
     recall += exact.recall(text, hits.map(markerOf), 10);
-    if (q < 50 && hits.map(markerOf).includes(asked[q]!.target)) vectorFound += 1 / 50;
+    if (hits.map(markerOf).includes(asked[q]!.target)) vectorFound += 1 / questions.length;
+  }
+  // The first 50 questions asked again: their embeddings are kept, so no provider call.
+  const repeated: number[] = [];
+  for (const text of questions.slice(0, 50)) {
+    repeated.push((await query(base, token, main.id, { query: text, top_k: 10 })).ms);
   }
   const { rag_collection } = await api<{ rag_collection: { collection_name: string } }>(
     base,
@@ -316,16 +327,16 @@ async function main() {
   const direct = measured?.times ?? [];
   // Wider searches (top-80: ef_search 320), which the planner would answer by scanning every row.
   const wide: number[] = [];
-  for (const text of questions.slice(0, 20)) {
+  for (const { text } of fresh(2, 20)) {
     const { ms, hits } = await query(base, token, main.id, { query: text, top_k: 80 });
     if (hits.length !== 80) throw new Error(`top-80 query answered ${hits.length} chunks`);
     wide.push(ms);
   }
-  // Hybrid top-10 (the vector search fused with the full-text search of the question's keywords): the
-  // first 50 questions, timed, and how often their paragraph is found, beside the vector search alone.
+  // Hybrid top-10 (the vector search fused with the full-text search of the question's keywords): 50
+  // questions of its own, timed, and how often their paragraph is found, beside the vector search alone.
   const hybrid: number[] = [];
   let hybridFound = 0;
-  for (const { text, target } of asked.slice(0, 50)) {
+  for (const { text, target } of fresh(3, 50)) {
     const { ms, hits } = await query(base, token, main.id, { query: text, top_k: 10, hybrid: true });
     hybrid.push(ms);
     if (hits.map(markerOf).includes(target)) hybridFound += 1 / 50;
@@ -409,6 +420,7 @@ async function main() {
       query_p50_ms: round(percentile(times, 50), 2),
       query_p99_ms: round(percentile(times, 99), 2),
       query_retrieval_p50_ms: round(percentile(took, 50), 2),
+      repeat_query_p50_ms: round(percentile(repeated, 50), 2),
       wide_query_p50_ms: round(percentile(wide, 50), 2),
       hybrid_query_p50_ms: round(percentile(hybrid, 50), 2),
       hybrid_query_p99_ms: round(percentile(hybrid, 99), 2),

@@ -1,6 +1,16 @@
+import type { ModelTarget } from '@atelier/metering';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KnowledgeError, reciprocalRankFusion, type ScoredChunk } from '../src/index';
-import { addCollection, logRows, queueDocument, settled, startEnv, type Env } from './ingest-env';
+import { createQueryEmbeddingCache } from '../src/service/query-embeddings';
+import {
+  addCollection,
+  embeddingCalls,
+  logRows,
+  queueDocument,
+  settled,
+  startEnv,
+  type Env,
+} from './ingest-env';
 
 let env: Env;
 let other: Env;
@@ -110,6 +120,32 @@ describe('collection queries', () => {
     expect(answer.documents[0]!.score).toBeLessThanOrEqual(1);
   });
 
+  it('a question asked again is searched with its kept embedding: no second provider call, no second charge', async () => {
+    const ask = (query: string) =>
+      env.knowledge.query(env.scope, collectionId, { query, top_k: 2, rerank: false });
+    const logs = () => logRows(env, env.models.embed);
+    const [logsBefore, callsBefore] = [await logs(), embeddingCalls(env)];
+    const first = await ask('where do visitors get their badges');
+    const again = await ask('where do visitors get their badges');
+    expect(again.documents).toEqual(first.documents);
+    expect(again.documents[0]!.source.filename).toBe('badges.txt');
+    expect([await logs(), embeddingCalls(env)]).toEqual([logsBefore + 1, callsBefore + 1]);
+    // Another text is embedded; so is the same text once its model was saved again (a new updated_at).
+    await ask('where do visitors get their badge');
+    expect(embeddingCalls(env)).toBe(callsBefore + 2);
+    await env.q('UPDATE models SET updated_at = now() WHERE id = $1', [env.models.embed]);
+    await ask('where do visitors get their badges');
+    expect([await logs(), embeddingCalls(env)]).toEqual([logsBefore + 3, callsBefore + 3]);
+    // Another organization asking the same question of its own collection pays its own call.
+    const theirs = await addCollection(other, { chunkSize: 500, chunkOverlap: 0 });
+    const doc = await queueDocument(other, theirs.id, 'badges.txt', { text: DOCS['badges.txt']! });
+    other.knowledge.startIngestionWorker({ concurrency: 1 });
+    expect(await settled(other, doc)).toMatchObject({ status: 'ready' });
+    const callsOfOther = embeddingCalls(other);
+    await other.knowledge.query(other.scope, theirs.id, { query: 'where do visitors get their badges' });
+    expect(embeddingCalls(other)).toBe(callsOfOther + 1);
+  });
+
   it('refuses another organization’s collection, a malformed id and rerank without a model', async () => {
     expect(
       (await rejection(other.knowledge.query(other.scope, collectionId, { query: 'printer' }))).status,
@@ -134,5 +170,36 @@ describe('reciprocal rank fusion', () => {
     ]);
     expect(fused.map((c) => c.id)).toEqual(['a', 'b', 'c', 'd']);
     expect(reciprocalRankFusion([[chunk('x')], [chunk('x')]])[0]!.score).toBeCloseTo(1);
+  });
+});
+
+describe("the recent questions' embeddings", () => {
+  const target = (id: string, updated = 0) =>
+    ({
+      model: { id, updatedAt: new Date(updated) },
+      provider: { updatedAt: new Date(0) },
+    }) as unknown as ModelTarget;
+
+  it('keeps a vector by model and text, for its time only', async () => {
+    const cache = createQueryEmbeddingCache({ ttlMs: 40 });
+    cache.set(target('m1'), 'opening hours?', [1, 2, 3]);
+    expect(cache.get(target('m1'), 'opening hours?')).toEqual([1, 2, 3]);
+    expect(cache.get(target('m2'), 'opening hours?')).toBeUndefined();
+    expect(cache.get(target('m1', 5), 'opening hours?')).toBeUndefined();
+    expect(cache.get(target('m1'), 'Opening hours?')).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(cache.get(target('m1'), 'opening hours?')).toBeUndefined();
+  });
+
+  it('holds at most its numbers: the least recently asked go first', () => {
+    const cache = createQueryEmbeddingCache({ maxNumbers: 10 });
+    const vector = (n: number) => Array.from({ length: 4 }, () => n);
+    cache.set(target('m'), 'a', vector(1));
+    cache.set(target('m'), 'b', vector(2));
+    expect(cache.get(target('m'), 'a')).toEqual(vector(1));
+    cache.set(target('m'), 'c', vector(3));
+    expect(cache.get(target('m'), 'b')).toBeUndefined();
+    expect(cache.get(target('m'), 'a')).toEqual(vector(1));
+    expect(cache.get(target('m'), 'c')).toEqual(vector(3));
   });
 });

@@ -33,9 +33,9 @@ function sourceOf(collectionId: string, metadata: Record<string, unknown>): Retr
 }
 
 /**
- * Top-k retrieval from one collection: the query embedded (metered) with the collection's model, the
- * store's vector top-k with the metadata filter; hybrid adds its full-text search, fused by reciprocal
- * rank (scores then 0..1, 1 = first in both); rerank orders the candidates with the rerank model
+ * Top-k retrieval from one collection: the query embedded with the collection's model (metered; a
+ * question asked lately comes from the recent questions' cache), the store's vector top-k with the
+ * metadata filter; hybrid adds its full-text search, fused by reciprocal rank (scores then 0..1, 1 = first in both); rerank orders the candidates with the rerank model
  * (scores then the model's); the score threshold applies to the final score.
  */
 export async function queryCollection(
@@ -95,8 +95,8 @@ export async function queryCollection(
   // The model as the caller read it with the collection (the same one, of this workspace), else its id.
   const model =
     embeddings?.model.id === collection.embeddingsModelId ? embeddings : collection.embeddingsModelId;
-  await ctx.calls.embedTexts(scope, model, [body.query], signal, undefined, (_, v) => {
-    byVector = store.query(name, { vector: v[0]!, topK: candidates, filter });
+  await ctx.calls.embedQuery(scope, model, body.query, signal, (vector) => {
+    byVector = store.query(name, { vector, topK: candidates, filter });
     byVector.catch(() => undefined);
   });
   const [vectorHits, textHits] = await Promise.all([byVector!, byText]);

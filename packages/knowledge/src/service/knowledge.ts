@@ -6,6 +6,7 @@ import { createIngestionWorker } from '../ingest/worker';
 import { queryCollection } from '../retrieve/query';
 import { toSqlClient } from '../stores/sql-client';
 import { createModelCalls } from './models';
+import type { QueryCacheOptions } from './query-embeddings';
 import { loadCollection } from './records';
 import { createStoreCache } from './store-factory';
 
@@ -14,6 +15,8 @@ export interface KnowledgeOptions {
   pollMs?: number;
   leaseSeconds?: number;
   indexDelayMs?: number;
+  /** The recent questions' embeddings (service/query-embeddings.ts): how long and how many are kept. */
+  queryCache?: QueryCacheOptions;
 }
 
 /**
@@ -23,7 +26,7 @@ export interface KnowledgeOptions {
 export function createKnowledge(deps: KnowledgeDeps, options: KnowledgeOptions = {}): Knowledge {
   const sql = toSqlClient(deps.db);
   const stores = createStoreCache(deps);
-  const calls = createModelCalls(deps);
+  const calls = createModelCalls(deps, options.queryCache);
   const ctx = { deps, sql, calls, storeFor: stores.storeFor };
   let worker: ReturnType<typeof createIngestionWorker> | undefined;
   let node: string | undefined;

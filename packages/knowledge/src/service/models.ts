@@ -1,6 +1,7 @@
 import { meteredCall, type MeterScope, type ModelTarget } from '@atelier/metering';
 import type { KnowledgeDeps } from '../facade';
 import { KnowledgeError } from '../stores/vector-store';
+import { createQueryEmbeddingCache, type QueryCacheOptions } from './query-embeddings';
 import { UUID } from './records';
 
 /** Texts per embedding call, and characters per call (long chunks make smaller batches). */
@@ -73,7 +74,9 @@ const preview = (texts: readonly string[]) => {
  * The workspace's models as the knowledge capability calls them: every embedding and rerank call is
  * one metered call (one inference-log row and one charge, also when it fails).
  */
-export function createModelCalls(deps: KnowledgeDeps) {
+export function createModelCalls(deps: KnowledgeDeps, queryCache: QueryCacheOptions = {}) {
+  const questions = createQueryEmbeddingCache(queryCache);
+
   /** A model of the scope's workspace of the given type; one the caller already read is only checked. */
   async function target(scope: MeterScope, model: string | ModelTarget, type: 'text-embeddings' | 'rerank') {
     let t: ModelTarget;
@@ -187,6 +190,29 @@ export function createModelCalls(deps: KnowledgeDeps) {
     return out;
   }
 
+  /**
+   * Embeds a question to search with: from the recent questions' cache when it was asked of this model
+   * lately, else one metered call, whose vector `onVector` hears as soon as the provider answers (the
+   * search starts while the call is being recorded); the answer waits for the record.
+   */
+  async function embedQuery(
+    scope: MeterScope,
+    model: string | ModelTarget,
+    text: string,
+    signal?: AbortSignal,
+    onVector?: (vector: number[]) => void,
+  ): Promise<number[]> {
+    const t = await target(scope, model, 'text-embeddings');
+    const kept = questions.get(t, text);
+    if (kept) {
+      onVector?.(kept);
+      return kept;
+    }
+    const [vector] = await embedBatch(scope, t, [text], signal, onVector && ((v) => onVector(v[0]!)));
+    questions.set(t, text, vector!);
+    return vector!;
+  }
+
   /** Reranks documents for a query: one metered call; results best first. */
   async function rerank(
     scope: MeterScope,
@@ -226,7 +252,7 @@ export function createModelCalls(deps: KnowledgeDeps) {
       .sort((a, b) => b.score - a.score);
   }
 
-  return { embedTexts, rerank, target };
+  return { embedTexts, embedQuery, rerank, target };
 }
 
 export type ModelCalls = ReturnType<typeof createModelCalls>;
