@@ -3,6 +3,7 @@ import type { KnowledgeServices } from '@atelier/engine';
 import type { MeterScope, ModelAccess, ModelTarget, SecretBox } from '@atelier/metering';
 import type { UrlPolicy } from '@atelier/net';
 import type { QueryCollectionAnswer, QueryCollectionBody } from '@atelier/schemas';
+import type { WebSource } from './ingest/web-source';
 import type { Distance, VectorStore } from './stores/vector-store';
 
 /**
@@ -82,6 +83,11 @@ export interface Knowledge {
     body: QueryCollectionBody,
     loaded?: LoadedCollection,
   ): Promise<QueryCollectionAnswer>;
+  /**
+   * The page addresses a web source adds to a collection (ingest/web-source.ts): the page, checked
+   * against the loaders' policy, or its sitemap's pages, read now. The worker fetches each page.
+   */
+  webSourcePages(source: WebSource, signal: AbortSignal): Promise<string[]>;
   /** The id of this process's DATA_DIR: uploads are marked with it (see ingest/storage-node.ts). */
   storageNode(): string;
   /** Wakes the ingestion worker (documents are claimed from `rag_documents`, so nothing is lost if not). */

@@ -18,3 +18,4 @@ export {
   MAX_ANSWER_SOURCES,
   SOURCE_EXCERPT_CHARS,
 } from './retrieve/answer-sources';
+export { type WebSource, WEB_DOCUMENT_BYTES } from './ingest/web-source';

@@ -208,6 +208,8 @@ export const ragDocument = z.object({
   id: z.string(),
   collection_id: z.string(),
   filename: z.string(),
+  /** A web page added by its address (fetched again at each ingestion); null for an uploaded file. */
+  source_url: z.string().nullable(),
   type: z.string().nullable(),
   size_bytes: z.number().int(),
   status: documentStatus,
@@ -223,6 +225,20 @@ export type RagDocument = z.infer<typeof ragDocument>;
 export const ragDocumentsAnswer = z.object({ documents: z.array(ragDocument) });
 export const ragDocumentAnswer = z.object({ document: ragDocument });
 export const documentParams = z.object({ id: uuid, documentId: uuid }).strict();
+
+/** Pages added to a collection from the web: one page, or the pages of a sitemap. */
+export const addWebDocumentsBody = z
+  .object({
+    url: z.string().trim().min(1).max(2048),
+    /** `url` is a sitemap (or a sitemap index): its pages are added. */
+    sitemap: z.boolean().optional(),
+    /** With `sitemap`: at most this many pages (default 50). */
+    max_pages: z.number().int().min(1).max(KNOWLEDGE_LIMITS.maxWebPages).optional(),
+    /** With `sitemap`: only pages whose address contains one of these (`*` makes a glob of the whole URL). */
+    filter: z.array(z.string().trim().min(1).max(500)).max(20).optional(),
+  })
+  .strict();
+export type AddWebDocumentsBody = z.infer<typeof addWebDocumentsBody>;
 
 // ---------------------------------------------------------------------------------------------
 // Retrieval

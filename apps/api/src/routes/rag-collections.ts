@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import {
+  addWebDocumentsBody,
   createdIdAnswer,
   createRagCollectionBody,
   documentParams,
@@ -160,6 +161,32 @@ const ragCollectionsRoutes: FastifyPluginAsyncZod = async (app) => {
         return request.files();
       });
       return reply.status(202).send({ documents: uploaded });
+    },
+  );
+
+  app.post(
+    '/rag_collections/:id/documents/web',
+    {
+      config: { access, rateLimitPreset: 'run' },
+      schema: {
+        tags,
+        summary:
+          'Add web pages to a collection: one page by its address, or the pages of a sitemap (sitemap: true, at most max_pages, filter on their addresses); each is fetched through the SSRF guard when it is ingested, and adding it again fetches it anew',
+        params: idParams,
+        body: addWebDocumentsBody,
+        response: { 202: ragDocumentsAnswer, ...errorAnswers(...AUTHED, 403, 404, 409, 422, 429, 502, 504) },
+      },
+    },
+    async (request, reply) => {
+      const abort = new AbortController();
+      request.raw.once('close', () => abort.abort());
+      const added = await documents.addFromWeb(
+        principalOf(request),
+        request.params.id,
+        request.body,
+        abort.signal,
+      );
+      return reply.status(202).send({ documents: added });
     },
   );
 

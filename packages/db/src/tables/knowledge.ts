@@ -108,6 +108,11 @@ export const ragDocuments = pgTable(
     sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
     /** sha256 of the file, hex. */
     sha256: text('sha256').notNull(),
+    /**
+     * A web page added by its address (no upload): the ingestion worker fetches it, through the SSRF
+     * guard, each time the document is ingested. Null for uploaded files.
+     */
+    sourceUrl: text('source_url'),
     /** Where the upload waits on disk until ingested (relative to DATA_DIR); null once removed. */
     storagePath: text('storage_path'),
     /**

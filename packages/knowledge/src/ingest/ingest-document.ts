@@ -3,7 +3,8 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import type { MeterScope } from '@atelier/metering';
 import { KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
 import type { KnowledgeDeps } from '../facade';
-import { parseDocument } from '../parse/index';
+import { parseDocument, type ParsedDocument } from '../parse/index';
+import { decodeText } from '../parse/text';
 import { documentChunkHashes } from '../service/chunk-lookup';
 import type { ModelCalls } from '../service/models';
 import { loadCollectionById, setDimension, type CollectionRecord } from '../service/records';
@@ -11,6 +12,7 @@ import type { SqlClient } from '../stores/sql-client';
 import { contentHash, KnowledgeError, type ChunkInput, type VectorStore } from '../stores/vector-store';
 import { chunkDocument, documentMetadata } from './chunk';
 import type { ClaimedDocument, Lease } from './queue';
+import { fetchWebDocument, WEB_DOCUMENT_BYTES } from './web-source';
 
 /** What ingesting a document needs from the capability. */
 export interface IngestContext {
@@ -99,7 +101,36 @@ const isMissingCollection = (error: unknown) =>
   error instanceof KnowledgeError && error.code === 'collection_not_found';
 
 /**
- * Ingests one claimed document: parse the upload (from disk), split with the collection's splitter,
+ * The document parsed: a web page fetched anew, else the upload read
+ * from disk. With the html splitter, an HTML document's raw page too.
+ */
+async function readSource(
+  ctx: IngestContext,
+  document: ClaimedDocument,
+  collection: CollectionRecord,
+  signal: AbortSignal,
+): Promise<{ parsed: ParsedDocument; html: string | undefined }> {
+  const rawHtml = (parsed: ParsedDocument) => collection.splitter === 'html' && parsed.type === 'html';
+  if (document.sourceUrl) {
+    const page = await fetchWebDocument(ctx.deps, document.sourceUrl, signal);
+    const parsed = await parseDocument({ ...page, limits: { maxBytes: WEB_DOCUMENT_BYTES } });
+    return { parsed, html: rawHtml(parsed) ? decodeText(page.data) : undefined };
+  }
+  if (!document.storagePath) {
+    throw new KnowledgeError(422, 'file_missing', 'The uploaded file is gone; upload the document again.');
+  }
+  const path = uploadPath(ctx.deps.dataDir, document.storagePath);
+  const parsed = await parseDocument({
+    path,
+    filename: document.filename,
+    mimeType: document.mimeType,
+    limits: { maxBytes: KNOWLEDGE_LIMITS.maxDocumentBytes },
+  });
+  return { parsed, html: rawHtml(parsed) ? await readFile(path, 'utf8') : undefined };
+}
+
+/**
+ * Ingests one claimed document: parse the upload (from disk; a web page fetched again), split with the collection's splitter,
  * embed only the chunks whose content changed since the document's last ingestion (smart insertion:
  * ids `<documentId>:<index>`, compared by content hash), upsert them batch by batch with progress,
  * delete chunks beyond the new count, then mark the row ready and remove the upload.
@@ -121,18 +152,8 @@ export async function ingestDocument(
       'The collection has no embeddings model any more; choose one in its settings.',
     );
   }
-  if (!document.storagePath) {
-    throw new KnowledgeError(422, 'file_missing', 'The uploaded file is gone; upload the document again.');
-  }
-  const path = uploadPath(ctx.deps.dataDir, document.storagePath);
-  const parsed = await parseDocument({
-    path,
-    filename: document.filename,
-    mimeType: document.mimeType,
-    limits: { maxBytes: KNOWLEDGE_LIMITS.maxDocumentBytes },
-  });
-  const html =
-    collection.splitter === 'html' && parsed.type === 'html' ? await readFile(path, 'utf8') : undefined;
+  const { parsed, html } = await readSource(ctx, document, collection, signal);
+  signal.throwIfAborted();
   const pieces = await chunkDocument(parsed, collection, html);
   if (pieces.length === 0) {
     throw new KnowledgeError(
@@ -178,6 +199,7 @@ export async function ingestDocument(
       chunkCount: done,
       chunksSkipped: skipped,
       type: parsed.type,
+      ...(document.sourceUrl ? { sizeBytes: parsed.metadata.bytes } : {}),
     }))
   ) {
     throw new LeaseLost();
@@ -224,5 +246,5 @@ export async function ingestDocument(
     clearStoragePath: true,
   });
   if (!finished) throw new LeaseLost();
-  await rm(path, { force: true });
+  if (document.storagePath) await rm(uploadPath(ctx.deps.dataDir, document.storagePath), { force: true });
 }

@@ -9,6 +9,8 @@ export interface ClaimedDocument {
   filename: string;
   mimeType: string;
   storagePath: string | null;
+  /** A web page added by its address: fetched instead of read from disk. */
+  sourceUrl: string | null;
   attempts: number;
   uploadedBy: string | null;
   /** Chunks stored by an earlier ingestion (or an interrupted one): 0 means none to compare with. */
@@ -23,6 +25,7 @@ interface ClaimRow {
   filename: string;
   mime_type: string;
   storage_path: string | null;
+  source_url: string | null;
   attempts: number;
   uploaded_by: string | null;
   chunk_count: number;
@@ -30,7 +33,8 @@ interface ClaimRow {
 }
 
 /**
- * Takes the oldest queued document whose file is in this DATA_DIR (`storageNode`), or one whose
+ * Takes the oldest queued document whose file is in this DATA_DIR (`storageNode`) or that is a web page
+ * (any worker fetches it), or one whose
  * worker's lease lapsed (a crash, a restart), in one statement that works on PostgreSQL and PGlite; concurrent workers skip each other's rows.
  */
 export async function claimDocument(
@@ -43,10 +47,10 @@ export async function claimDocument(
        attempts = attempts + 1, updated_at = now()
      WHERE id = (SELECT id FROM rag_documents
                  WHERE (status = 'queued' OR (status = 'processing' AND locked_until < now()))
-                   AND storage_node = $2
+                   AND (storage_node = $2 OR source_url IS NOT NULL)
                  ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1)
      RETURNING id, organization_id, workspace_id, collection_id, filename, mime_type, storage_path,
-       attempts, uploaded_by, chunk_count, locked_until::text AS lease`,
+       source_url, attempts, uploaded_by, chunk_count, locked_until::text AS lease`,
     [leaseSeconds, storageNode],
   );
   if (!row) return null;
@@ -58,6 +62,7 @@ export async function claimDocument(
     filename: row.filename,
     mimeType: row.mime_type,
     storagePath: row.storage_path,
+    sourceUrl: row.source_url,
     attempts: row.attempts,
     uploadedBy: row.uploaded_by,
     chunkCount: row.chunk_count,
@@ -72,6 +77,8 @@ export interface DocumentUpdate {
   chunkCount?: number;
   chunksSkipped?: number;
   type?: string;
+  /** The size of what was read (a web page: known once fetched). */
+  sizeBytes?: number;
   error?: string | null;
   /** Ends the lease (ready, failed); otherwise it is renewed. */
   release?: boolean;
@@ -117,6 +124,7 @@ export class Lease {
       if (update.chunkCount !== undefined) add('chunk_count', update.chunkCount);
       if (update.chunksSkipped !== undefined) add('chunks_skipped', update.chunksSkipped);
       if (update.type !== undefined) add('type', update.type);
+      if (update.sizeBytes !== undefined) add('size_bytes', update.sizeBytes);
       if (update.error !== undefined) add('error', update.error);
       if (update.clearStoragePath) sets.push('storage_path = NULL');
       if (update.requeue) sets.push("status = 'queued'", 'attempts = greatest(attempts - 1, 0)');

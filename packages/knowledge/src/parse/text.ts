@@ -118,7 +118,10 @@ const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({
   options: { uppercase: false },
 }));
 
-/** HTML to readable text with html-to-text; scripts, styles and other non-content elements are dropped. */
+/**
+ * HTML to readable text with html-to-text; scripts, styles, navigation, buttons and other non-content
+ * elements are dropped.
+ */
 export const parseHtml: FormatParser = async ({ data }) => {
   const html = decodeText(data);
   const text = convert(html, {
@@ -132,6 +135,11 @@ export const parseHtml: FormatParser = async ({ data }) => {
       { selector: 'noscript', format: 'skip' },
       { selector: 'template', format: 'skip' },
       { selector: 'svg', format: 'skip' },
+      // A saved or fetched web page's navigation, buttons and embeds are not its text.
+      { selector: 'nav', format: 'skip' },
+      { selector: 'button', format: 'skip' },
+      { selector: 'iframe', format: 'skip' },
+      { selector: 'canvas', format: 'skip' },
       { selector: 'table', options: { uppercaseHeaderCells: false } },
     ],
   }).trim();

@@ -1,6 +1,7 @@
 import { createEngineKnowledge } from '../engine/services';
 import type { Knowledge, KnowledgeDeps } from '../facade';
 import { storageNodeId } from '../ingest/storage-node';
+import { webSourcePages } from '../ingest/web-source';
 import { closeParsePool } from '../parse/pool';
 import { createIngestionWorker } from '../ingest/worker';
 import { queryCollection } from '../retrieve/query';
@@ -46,6 +47,10 @@ export function createKnowledge(deps: KnowledgeDeps, options: KnowledgeOptions =
         return queryCollection(ctx, scope, given, body, undefined, loaded.embeddings);
       }
       return queryCollection(ctx, scope, await loadCollection(sql, scope, collectionId), body);
+    },
+
+    webSourcePages(source, signal) {
+      return webSourcePages(deps, source, signal);
     },
 
     storageNode() {

@@ -59,6 +59,8 @@ export const KNOWLEDGE_LIMITS = {
   maxDocumentBytes: 100 * 1024 * 1024,
   /** Files in one upload request. */
   maxFilesPerUpload: 20,
+  /** Pages one sitemap adds to a collection. */
+  maxWebPages: 500,
   maxTopK: 100,
   maxQueryChars: 4000,
   previewDefaultLimit: 10,

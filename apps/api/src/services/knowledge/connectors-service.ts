@@ -20,7 +20,10 @@ import { requireSettings, sealSecret, splitSettings } from './sealed-settings';
 
 export type ConnectorRow = typeof connectors.$inferSelect;
 /** What the API needs of the knowledge capability. */
-export type KnowledgeApi = Pick<Knowledge, 'storeFor' | 'query' | 'notifyIngestion' | 'storageNode'>;
+export type KnowledgeApi = Pick<
+  Knowledge,
+  'storeFor' | 'query' | 'notifyIngestion' | 'storageNode' | 'webSourcePages'
+>;
 
 /** How long a remote store may take to list its collections or answer a preview. */
 export const STORE_TIMEOUT_MS = 10_000;

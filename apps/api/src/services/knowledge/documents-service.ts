@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { ragDocuments, type Db } from '@atelier/db';
-import type { RagDocument } from '@atelier/schemas';
-import { and, desc, eq } from 'drizzle-orm';
+import type { AddWebDocumentsBody, RagDocument } from '@atelier/schemas';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import { conflict, notFound } from '../errors';
 import { uploadsDirOf, type CollectionsService } from './collections-service';
@@ -18,6 +18,7 @@ export function toRagDocument(row: DocumentRow): RagDocument {
     id: row.id,
     collection_id: row.collectionId,
     filename: row.filename,
+    source_url: row.sourceUrl,
     type: row.type,
     size_bytes: row.sizeBytes,
     status: row.status,
@@ -125,19 +126,102 @@ export function createDocumentsService(deps: DocumentsDeps) {
     });
   }
 
+  /**
+   * Queues web pages (their address is their name): a page added before is queued again (fetched anew;
+   * smart insertion skips its chunks that did not change), one being ingested is left to finish.
+   */
+  async function recordPages(
+    principal: Principal,
+    collection: { id: string; workspaceId: string },
+    urls: string[],
+  ) {
+    return db.transaction(async (tx) => {
+      const rows: DocumentRow[] = [];
+      for (const url of urls) {
+        const job = {
+          mimeType: 'text/html',
+          sourceUrl: url,
+          storagePath: null,
+          storageNode: null,
+          status: 'queued' as const,
+          progress: 0,
+          error: null,
+          attempts: 0,
+          lockedUntil: null,
+          uploadedBy: principal.userId,
+          updatedAt: new Date(),
+        };
+        const [row] = await tx
+          .insert(ragDocuments)
+          .values({
+            organizationId: principal.organizationId,
+            workspaceId: collection.workspaceId,
+            collectionId: collection.id,
+            filename: url,
+            sha256: '',
+            ...job,
+          })
+          .onConflictDoUpdate({
+            target: [ragDocuments.collectionId, ragDocuments.filename],
+            set: job,
+            setWhere: sql`${ragDocuments.status} <> 'processing'`,
+          })
+          .returning();
+        if (row) rows.push(row);
+        else {
+          const [busy] = await tx
+            .select()
+            .from(ragDocuments)
+            .where(and(eq(ragDocuments.collectionId, collection.id), eq(ragDocuments.filename, url)))
+            .limit(1);
+          rows.push(busy!);
+        }
+      }
+      return rows;
+    });
+  }
+
+  /** Refuses a collection of an external store Atelier only reads (409). */
+  async function writableOne(principal: Principal, collectionId: string) {
+    const found = await editable(principal, collectionId);
+    if (!(await deps.collections.writable(found))) {
+      throw conflict(
+        'collection_read_only',
+        'This collection belongs to an external store that Atelier only reads: documents cannot be added.',
+      );
+    }
+    return found;
+  }
+
   return {
+    /**
+     * Adds web pages: one page (its address checked against the loaders' SSRF policy now), or the pages
+     * its sitemap lists (read now, at most `max_pages`); the ingestion worker fetches each page.
+     */
+    async addFromWeb(
+      principal: Principal,
+      collectionId: string,
+      body: AddWebDocumentsBody,
+      signal: AbortSignal,
+    ) {
+      const found = await writableOne(principal, collectionId);
+      const urls = await mapped(() =>
+        deps.knowledge.webSourcePages(
+          { url: body.url, sitemap: body.sitemap, maxPages: body.max_pages, filter: body.filter },
+          signal,
+        ),
+      );
+      const rows = await recordPages(principal, found.row, urls);
+      deps.knowledge.notifyIngestion();
+      return rows.map(toRagDocument);
+    },
+
     async upload(
       principal: Principal,
       collectionId: string,
       parts: () => AsyncIterable<UploadPart>,
     ): Promise<RagDocument[]> {
-      const found = await editable(principal, collectionId);
-      if (!(await deps.collections.writable(found))) {
-        throw conflict(
-          'collection_read_only',
-          'This collection belongs to an external store that Atelier only reads: documents cannot be added.',
-        );
-      }
+      const found = await writableOne(principal, collectionId);
       const dir = uploadsDirOf(deps.dataDir, found.row.organizationId, found.row.id);
       const staged = await stageFiles(parts(), dir);
       try {

@@ -5,7 +5,7 @@ import { DialogFooter } from './dialog';
 
 /**
  * The footer every form dialog shares: an optional Back (to the kind picker), Cancel, and the submit
- * button named for what it does (Create, Update or Save), disabled while the form is busy or not ready.
+ * button named for what it does (Create, Add, Update or Save), disabled while the form is busy or not ready.
  */
 export function FormDialogFooter({
   action,
@@ -13,7 +13,7 @@ export function FormDialogFooter({
   onCancel,
   back,
 }: {
-  action: 'create' | 'update' | 'save';
+  action: 'create' | 'add' | 'update' | 'save';
   disabled: boolean;
   onCancel: () => void;
   back?: { label: string; onClick: () => void } | null;

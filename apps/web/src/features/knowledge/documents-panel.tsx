@@ -1,6 +1,6 @@
 import type { RagCollection, RagDocument } from '@atelier/schemas';
 import { useQueryClient } from '@tanstack/react-query';
-import { FileText, Trash2 } from 'lucide-react';
+import { FileText, Globe, Trash2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
@@ -20,6 +20,7 @@ import {
 } from './queries';
 import { LoadError } from '@/components/load-error';
 import { UploadZone } from './upload-zone';
+import { WebPagesDialog } from './web-pages-dialog';
 
 const STATUS_STYLE: Record<RagDocument['status'], string> = {
   queued: 'bg-muted text-muted-foreground',
@@ -28,12 +29,16 @@ const STATUS_STYLE: Record<RagDocument['status'], string> = {
   failed: 'bg-destructive/15 text-destructive',
 };
 
-/** Upload into a collection and follow each document from queued to ready (or failed). */
+/**
+ * Upload into a collection (or add web pages) and follow each document from queued to ready (or
+ * failed).
+ */
 export function DocumentsPanel({ collection }: { collection: RagCollection }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const documents = useDocuments(collection.id);
   const [deleting, setDeleting] = useState<RagDocument | null>(null);
+  const [addingWeb, setAddingWeb] = useState(false);
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: documentsKey(collection.id) });
     await queryClient.invalidateQueries({ queryKey: collectionKey(collection.id) });
@@ -69,7 +74,17 @@ export function DocumentsPanel({ collection }: { collection: RagCollection }) {
   }
   return (
     <div className="grid gap-4">
-      <UploadZone collectionId={collection.id} onUploaded={() => void refresh()} />
+      <UploadZone
+        collectionId={collection.id}
+        onUploaded={() => void refresh()}
+        onAddFromWeb={() => setAddingWeb(true)}
+      />
+      <WebPagesDialog
+        collectionId={collection.id}
+        open={addingWeb}
+        onClose={() => setAddingWeb(false)}
+        onAdded={() => void refresh()}
+      />
       <section aria-labelledby="documents-heading" className="grid gap-2">
         <h2 id="documents-heading" className="text-lg font-semibold tracking-tight">
           {t('knowledge.documents.title')}
@@ -98,10 +113,26 @@ export function DocumentsPanel({ collection }: { collection: RagCollection }) {
                 data-status={d.status}
               >
                 <div className="flex items-center gap-3">
-                  <FileText className="size-4 shrink-0 text-muted-foreground" />
+                  {d.source_url ? (
+                    <Globe className="size-4 shrink-0 text-muted-foreground" />
+                  ) : (
+                    <FileText className="size-4 shrink-0 text-muted-foreground" />
+                  )}
                   <div className="grid min-w-0 flex-1 gap-0.5">
                     <p className="truncate text-sm font-medium" title={d.filename}>
-                      {d.filename}
+                      {d.source_url && /^https?:\/\//i.test(d.source_url) ? (
+                        <a
+                          href={d.source_url}
+                          target="_blank"
+                          rel="noopener noreferrer"
+                          className="hover:underline"
+                          aria-label={t('knowledge.web.open', { url: d.source_url })}
+                        >
+                          {d.filename}
+                        </a>
+                      ) : (
+                        d.filename
+                      )}
                     </p>
                     <p className="text-xs text-muted-foreground">
                       {formatBytes(d.size_bytes)}

@@ -1,4 +1,5 @@
 import type {
+  AddWebDocumentsBody,
   CollectionMetadata,
   Connector,
   ConnectorCollection,
@@ -154,6 +155,8 @@ export const updateRagCollection = (id: string, body: UpdateRagCollectionBody) =
 export const deleteRagCollection = (id: string) => api.del(`/rag_collections/${q(id)}`);
 export const queryCollection = (id: string, body: QueryCollectionBody) =>
   api.post<QueryCollectionAnswer>(`/rag_collections/${q(id)}/query`, body);
+export const addWebPages = (collectionId: string, body: AddWebDocumentsBody) =>
+  api.post<{ documents: RagDocument[] }>(`/rag_collections/${q(collectionId)}/documents/web`, body);
 export const deleteDocument = (collectionId: string, documentId: string) =>
   api.del(`/rag_collections/${q(collectionId)}/documents/${q(documentId)}`);
 

@@ -1,5 +1,5 @@
 import { KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
-import { Upload, X } from 'lucide-react';
+import { Globe, Upload, X } from 'lucide-react';
 import { useId, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
@@ -11,8 +11,19 @@ import { ACCEPTED_EXTENSIONS, checkFiles, uploadAll, useUploads, type UploadDeps
 
 const deps: UploadDeps = { baseUrl: apiUrl, token: () => tokens.access(), refresh: () => api.refresh() };
 
-/** Drop files or pick them; each shows the bytes sent until the API has queued it. */
-export function UploadZone({ collectionId, onUploaded }: { collectionId: string; onUploaded(): void }) {
+/**
+ * Drop files or pick them; each shows the bytes sent until the API has queued it. `onAddFromWeb` opens
+ * the web pages dialog.
+ */
+export function UploadZone({
+  collectionId,
+  onUploaded,
+  onAddFromWeb,
+}: {
+  collectionId: string;
+  onUploaded(): void;
+  onAddFromWeb(): void;
+}) {
   const { t } = useTranslation();
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
@@ -72,9 +83,14 @@ export function UploadZone({ collectionId, onUploaded }: { collectionId: string;
           onChange={(e) => take(e.target.files)}
           aria-label={t('knowledge.upload.pick')}
         />
-        <Button variant="outline" onClick={() => input.current?.click()}>
-          {t('knowledge.upload.pick')}
-        </Button>
+        <div className="flex flex-wrap justify-center gap-2">
+          <Button variant="outline" onClick={() => input.current?.click()}>
+            {t('knowledge.upload.pick')}
+          </Button>
+          <Button variant="ghost" onClick={onAddFromWeb}>
+            <Globe /> {t('knowledge.web.fromWeb')}
+          </Button>
+        </div>
       </div>
       {uploads.length > 0 ? (
         <ul className="grid gap-2" aria-label={t('knowledge.upload.sending')}>
