@@ -45,6 +45,9 @@ export async function fetchWebDocument(deps: KnowledgeDeps, url: string, signal:
   return { data: res.body, filename, mimeType: mimeType || undefined };
 }
 
+/** The longest a sitemap and its nested sitemaps may take to read (the request waits for them). */
+export const SITEMAP_READ_MS = 60_000;
+
 /** What a collection adds from the web: one page, or the pages its sitemap lists. */
 export interface WebSource {
   url: string;
@@ -58,13 +61,16 @@ export interface WebSource {
 /**
  * The addresses a web source adds: the page itself, checked now against the loaders' policy (a
  * private address is refused before anything is queued), or the pages of its sitemap, read now (its
- * nested sitemaps too), filtered, at most `maxPages`. Errors are `KnowledgeError`s.
+ * nested sitemaps too, within SITEMAP_READ_MS), filtered, at most `maxPages`. Errors are
+ * `KnowledgeError`s.
  */
 export async function webSourcePages(
   deps: KnowledgeDeps,
   source: WebSource,
   signal: AbortSignal,
+  readMs = SITEMAP_READ_MS,
 ): Promise<string[]> {
+  const deadline = AbortSignal.timeout(readMs);
   try {
     const url = httpUrl(source.url, 'The page URL').href;
     if (!source.sitemap) {
@@ -73,7 +79,7 @@ export async function webSourcePages(
     }
     const ctx = loaderContext(
       { fetch: guardedLoaderFetch(deps.loaderPolicy), resolveTool: () => Promise.resolve(null) },
-      signal,
+      AbortSignal.any([signal, deadline]),
     );
     // Only its http(s) addresses are pages (sitemapUrls leaves out `javascript:` and the like).
     const pages = await sitemapUrls(ctx, url, urlFilter(source.filter ?? []), source.maxPages ?? 50);
@@ -83,6 +89,10 @@ export async function webSourcePages(
     }
     return pages;
   } catch (error) {
+    if (deadline.aborted && !signal.aborted) {
+      const seconds = readMs / 1000;
+      throw new KnowledgeError(504, 'sitemap_timeout', `The sitemap could not be read within ${seconds} s.`);
+    }
     const e = asLoaderError(error);
     throw e instanceof LoaderError ? new KnowledgeError(e.status, e.code, e.detail) : e;
   }

@@ -99,6 +99,8 @@ export function createDocumentsService(deps: DocumentsDeps) {
           sizeBytes: file.sizeBytes,
           sha256: file.sha256,
           storagePath: relative(deps.dataDir, path),
+          // A name that once was a web page's address is a file now.
+          sourceUrl: null,
           storageNode: deps.knowledge.storageNode(),
           status: 'queued' as const,
           progress: 0,
