@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startFakeProvider } from '@atelier/testkit';
+import { startFakeProvider, startFakeWeb } from '@atelier/testkit';
 import type { TestProject } from 'vitest/node';
 import { build, preview } from 'vite';
 
@@ -19,6 +19,8 @@ declare module 'vitest' {
     noBrowser: boolean;
     /** An OpenAI-compatible fake provider (key 'test-key') for the providers page. */
     fakeProviderUrl: string;
+    /** A small web site (on 127.0.0.1, which the API's loaders may reach) for web pages in collections. */
+    fakeWebUrl: string;
   }
 }
 
@@ -85,6 +87,14 @@ export default async function setup(project: TestProject) {
   });
   process.env.NODE_ENV = testEnv;
 
+  // A help-center page to add to a collection by its address.
+  const site = await startFakeWeb({
+    routes: {
+      '/help/returns':
+        '<!doctype html><html><head><title>Returns</title></head><body><nav>Home · Shop</nav>' +
+        '<main><h1>Returns</h1><p>Lamps bought at Atelier Lab may be returned within 60 days.</p></main></body></html>',
+    },
+  });
   const api = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: apiRoot,
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -104,6 +114,8 @@ export default async function setup(project: TestProject) {
       EMBED_DIST_DIR: embedOutDir,
       PUBLIC_API_URL: apiUrl,
       LOG_LEVEL: 'warn',
+      // The fake web site above is on 127.0.0.1: its pages may be added to collections.
+      NODE_URL_ALLOW: '127.0.0.1',
       LOGIN_RATE_PER_IP_PER_MINUTE: '10000',
       // The embed tests reopen one browser's chat many times within a minute.
       EMBED_REQUESTS_PER_BROWSER_PER_MINUTE: '1000',
@@ -123,10 +135,12 @@ export default async function setup(project: TestProject) {
   project.provide('apiUrl', apiUrl);
   project.provide('admin', ADMIN);
   project.provide('fakeProviderUrl', fake.url);
+  project.provide('fakeWebUrl', site.url);
 
   return async () => {
     api.kill('SIGTERM');
     await fake.close();
+    await site.close();
     await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
   };
 }

@@ -16,6 +16,7 @@ const webUrl = inject('webUrl');
 const apiUrl = inject('apiUrl');
 const admin = inject('admin');
 const fakeProviderUrl = (inject('fakeProviderUrl') ?? '').replace(/\/+$/, '');
+const fakeWebUrl = inject('fakeWebUrl');
 const WORKSPACE = 'Knowledge lab';
 const COLLECTION = 'Employee handbook';
 /** A document of our own with a fact found nowhere else. */
@@ -209,11 +210,32 @@ describe.skipIf(inject('noBrowser'))('knowledge in a browser', () => {
     await page.setViewportSize({ width: 1366, height: 800 });
   });
 
+  it('adds a help-center page by its address and finds it in test retrieval', async () => {
+    await page.goto(`${webUrl}/knowledges/collections/edit/${collectionId}`);
+    await page.getByRole('button', { name: 'Add from the web' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Page or sitemap address').fill(`${fakeWebUrl}/help/returns`);
+    await shot(page, 'knowledge-web-dialog');
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const row = page.getByTestId('document-row').filter({ hasText: `${fakeWebUrl}/help/returns` });
+    await row.and(page.locator('[data-status=ready]')).waitFor({ timeout: 60_000 });
+    await page.getByRole('tab', { name: 'Test retrieval' }).click();
+    await page
+      .getByLabel('Question')
+      .fill('Within how many days may lamps bought at Atelier Lab be returned?');
+    await page.getByRole('button', { name: 'Search' }).click();
+    const chunk = page.getByTestId('retrieved-chunk').filter({ hasText: `${fakeWebUrl}/help/returns` });
+    await chunk.waitFor();
+    expect(await chunk.textContent()).toContain('returned within 60 days');
+    expect(await chunk.textContent()).not.toContain('Home · Shop');
+  });
+
   it('lists the collection with its counts, and no page error happened', async () => {
     await page.goto(`${webUrl}/knowledges`);
     const card = page.getByTestId('collection-card').filter({ hasText: COLLECTION });
     await card.waitFor();
-    expect(await card.textContent()).toMatch(/Documents\s*1/);
+    expect(await card.textContent()).toMatch(/Documents\s*2/);
     await shot(page, 'knowledge-collections');
     expect(errors).toEqual([]);
   });
