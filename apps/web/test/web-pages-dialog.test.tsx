@@ -1,5 +1,6 @@
 import { act, createElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { webPageLabel } from '../src/features/knowledge/format';
 import { checkPageUrl, filterParts, WebPagesDialog } from '../src/features/knowledge/web-pages-dialog';
 import { reactRoot } from './react-root';
 
@@ -28,6 +29,18 @@ describe('adding web pages to a collection', () => {
     expect(checkPageUrl('javascript:alert(1)')).toBe('invalid');
     expect(checkPageUrl(' https://example.com/docs ')).toBeNull();
     expect(filterParts(' /docs/, ,/help/* ')).toEqual(['/docs/', '/help/*']);
+  });
+
+  it('a web page is listed by its path, its site apart (the site alone for a home page)', () => {
+    expect(webPageLabel('https://help.example.com/guides/r%C3%A9glages?lang=fr')).toEqual({
+      name: '/guides/réglages?lang=fr',
+      site: 'help.example.com',
+    });
+    expect(webPageLabel('https://help.example.com/')).toEqual({
+      name: 'help.example.com',
+      site: 'help.example.com',
+    });
+    expect(webPageLabel('not a url')).toEqual({ name: 'not a url', site: '' });
   });
 
   it('checks the form, then sends one page or a sitemap with its limit and filter', async () => {

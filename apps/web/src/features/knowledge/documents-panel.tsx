@@ -8,7 +8,7 @@ import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ConfirmDelete } from '@/features/providers/states';
 import { errorText } from '@/lib/api-client';
-import { formatBytes } from './format';
+import { formatBytes, webPageLabel } from './format';
 import { toast } from '@/stores/toasts';
 import {
   collectionKey,
@@ -105,80 +105,89 @@ export function DocumentsPanel({ collection }: { collection: RagCollection }) {
           />
         ) : (
           <ul className="grid gap-2" data-testid="documents-list">
-            {documents.data.map((d) => (
-              <li
-                key={d.id}
-                className="grid gap-2 rounded-lg border bg-card p-3"
-                data-testid="document-row"
-                data-status={d.status}
-              >
-                <div className="flex items-center gap-3">
-                  {d.source_url ? (
-                    <Globe className="size-4 shrink-0 text-muted-foreground" />
-                  ) : (
-                    <FileText className="size-4 shrink-0 text-muted-foreground" />
-                  )}
-                  <div className="grid min-w-0 flex-1 gap-0.5">
-                    <p className="truncate text-sm font-medium" title={d.filename}>
-                      {d.source_url && /^https?:\/\//i.test(d.source_url) ? (
-                        <a
-                          href={d.source_url}
-                          target="_blank"
-                          rel="noopener noreferrer"
-                          className="hover:underline"
-                          aria-label={t('knowledge.web.open', { url: d.source_url })}
-                        >
-                          {d.filename}
-                        </a>
-                      ) : (
-                        d.filename
-                      )}
-                    </p>
-                    <p className="text-xs text-muted-foreground">
-                      {formatBytes(d.size_bytes)}
-                      {d.status === 'ready'
-                        ? ` · ${t('knowledge.documents.chunks', { count: d.chunk_count })}`
-                        : ''}
-                    </p>
+            {documents.data.map((d) => {
+              const web = d.source_url ? webPageLabel(d.source_url) : null;
+              return (
+                <li
+                  key={d.id}
+                  className="grid gap-2 rounded-lg border bg-card p-3"
+                  data-testid="document-row"
+                  data-status={d.status}
+                >
+                  <div className="flex items-center gap-3">
+                    {web ? (
+                      <Globe className="size-4 shrink-0 text-muted-foreground" />
+                    ) : (
+                      <FileText className="size-4 shrink-0 text-muted-foreground" />
+                    )}
+                    <div className="grid min-w-0 flex-1 gap-0.5">
+                      <p className="truncate text-sm font-medium" title={d.filename}>
+                        {web && /^https?:\/\//i.test(d.filename) ? (
+                          <a
+                            href={d.filename}
+                            target="_blank"
+                            rel="noopener noreferrer"
+                            className="hover:underline"
+                            aria-label={t('knowledge.web.open', { url: d.source_url })}
+                          >
+                            {web.name}
+                          </a>
+                        ) : (
+                          d.filename
+                        )}
+                      </p>
+                      <p className="truncate text-xs text-muted-foreground">
+                        {[
+                          web?.site,
+                          // A page's size is known once it was fetched.
+                          web && d.size_bytes === 0 ? null : formatBytes(d.size_bytes),
+                          d.status === 'ready'
+                            ? t('knowledge.documents.chunks', { count: d.chunk_count })
+                            : null,
+                        ]
+                          .filter(Boolean)
+                          .join(' · ')}
+                      </p>
+                    </div>
+                    <Badge
+                      className={`text-xs font-medium normal-case tracking-normal ${STATUS_STYLE[d.status]}`}
+                    >
+                      {d.status === 'processing'
+                        ? t('knowledge.documents.processing', { percent: Math.round(d.progress * 100) })
+                        : t(`knowledge.documents.status.${d.status}`)}
+                    </Badge>
+                    <Button
+                      variant="ghost"
+                      size="icon"
+                      aria-label={t('knowledge.delete', { name: d.filename })}
+                      onClick={() => setDeleting(d)}
+                    >
+                      <Trash2 />
+                    </Button>
                   </div>
-                  <Badge
-                    className={`text-xs font-medium normal-case tracking-normal ${STATUS_STYLE[d.status]}`}
-                  >
-                    {d.status === 'processing'
-                      ? t('knowledge.documents.processing', { percent: Math.round(d.progress * 100) })
-                      : t(`knowledge.documents.status.${d.status}`)}
-                  </Badge>
-                  <Button
-                    variant="ghost"
-                    size="icon"
-                    aria-label={t('knowledge.delete', { name: d.filename })}
-                    onClick={() => setDeleting(d)}
-                  >
-                    <Trash2 />
-                  </Button>
-                </div>
-                {d.status === 'processing' ? (
-                  <div
-                    role="progressbar"
-                    aria-label={d.filename}
-                    aria-valuemin={0}
-                    aria-valuemax={100}
-                    aria-valuenow={Math.round(d.progress * 100)}
-                    className="h-1.5 overflow-hidden rounded-full bg-muted"
-                  >
+                  {d.status === 'processing' ? (
                     <div
-                      className="h-full bg-primary transition-all"
-                      style={{ width: `${Math.round(d.progress * 100)}%` }}
-                    />
-                  </div>
-                ) : null}
-                {d.status === 'failed' && d.error ? (
-                  <p role="alert" className="text-xs text-destructive">
-                    {d.error}
-                  </p>
-                ) : null}
-              </li>
-            ))}
+                      role="progressbar"
+                      aria-label={d.filename}
+                      aria-valuemin={0}
+                      aria-valuemax={100}
+                      aria-valuenow={Math.round(d.progress * 100)}
+                      className="h-1.5 overflow-hidden rounded-full bg-muted"
+                    >
+                      <div
+                        className="h-full bg-primary transition-all"
+                        style={{ width: `${Math.round(d.progress * 100)}%` }}
+                      />
+                    </div>
+                  ) : null}
+                  {d.status === 'failed' && d.error ? (
+                    <p role="alert" className="text-xs text-destructive">
+                      {d.error}
+                    </p>
+                  ) : null}
+                </li>
+              );
+            })}
           </ul>
         )}
       </section>

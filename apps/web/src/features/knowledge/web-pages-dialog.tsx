@@ -122,7 +122,7 @@ export function WebPagesDialog({
             </div>
           </div>
           {sitemap ? (
-            <div className="grid gap-4 sm:grid-cols-[10rem_1fr]">
+            <div className="grid items-start gap-4 sm:grid-cols-[10rem_1fr]">
               <Field
                 label={t('knowledge.web.maxPages')}
                 type="number"
