@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KnowledgeError, parseCondition, parseFilterText, toSqlClient } from '../src/index';
 import { resolveTool } from '../src/service/tools';
 import { addCollection, box, embeddingCalls, startEnv, type Env } from './ingest-env';
+import { rejection } from './rejection';
 
 let env: Env;
 let other: Env;
@@ -37,15 +38,6 @@ const PAGES = docs(
     { source: 'https://shop.test/shipping', lang: 'en' },
   ],
 );
-
-async function rejection(promise: Promise<unknown>): Promise<KnowledgeError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(KnowledgeError);
-  return error as KnowledgeError;
-}
 
 describe('the engine knowledge seam', () => {
   it('inserts into a collection, skips what is stored with smart insertion, retrieves and deletes', async () => {

@@ -1,6 +1,6 @@
 import type { ModelTarget } from '@atelier/metering';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KnowledgeError, reciprocalRankFusion, type ScoredChunk } from '../src/index';
+import { reciprocalRankFusion, type ScoredChunk } from '../src/index';
 import { createQueryEmbeddingCache } from '../src/service/query-embeddings';
 import {
   addCollection,
@@ -11,6 +11,7 @@ import {
   startEnv,
   type Env,
 } from './ingest-env';
+import { rejection } from './rejection';
 
 let env: Env;
 let other: Env;
@@ -44,15 +45,6 @@ afterAll(async () => {
   await env?.close();
   await other?.close();
 });
-
-const rejection = async (promise: Promise<unknown>) => {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(KnowledgeError);
-  return error as KnowledgeError;
-};
 
 describe('collection queries', () => {
   it('answers the top-k with sources and scores, one metered embedding call per query', async () => {

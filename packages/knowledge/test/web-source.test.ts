@@ -2,8 +2,8 @@ import { sitemapXml, startFakeWeb, type FakeWeb } from '@atelier/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KnowledgeDeps } from '../src/facade';
 import { fetchWebDocument, webSourcePages } from '../src/ingest/web-source';
-import { KnowledgeError } from '../src/stores/vector-store';
 import { FAKES_POLICY } from './loaders-helpers';
+import { rejection } from './rejection';
 
 let web: FakeWeb;
 // Only what web sources use: the loaders' policy (the fakes on 127.0.0.1 allowed, nothing else private).
@@ -23,15 +23,6 @@ beforeAll(async () => {
 });
 afterAll(() => web?.close());
 
-const refusal = async (promise: Promise<unknown>) => {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(KnowledgeError);
-  return error as KnowledgeError;
-};
-
 describe('web sources', () => {
   it('a fetched page is named by its address when that names a type, else by its media type', async () => {
     const named = async (path: string) =>
@@ -44,17 +35,17 @@ describe('web sources', () => {
 
   it('a sitemap that takes longer than allowed is refused (504), not waited for', async () => {
     // The fake answers after 1.5 s: past the 0.3 s allowed, the read is given up.
-    const error = await refusal(
+    const error = await rejection(
       webSourcePages(deps, { url: `${web.url}/slow-sitemap.xml`, sitemap: true }, signal(), 300),
     );
     expect(error).toMatchObject({ status: 504, code: 'sitemap_timeout' });
   });
 
   it('a private address is refused before anything is fetched', async () => {
-    const error = await refusal(webSourcePages(deps, { url: 'http://10.0.0.8/wiki' }, signal()));
+    const error = await rejection(webSourcePages(deps, { url: 'http://10.0.0.8/wiki' }, signal()));
     expect(error.status).toBeGreaterThanOrEqual(400);
     expect(error.status).toBeLessThan(500);
-    expect(await refusal(webSourcePages(deps, { url: 'file:///etc/passwd' }, signal()))).toMatchObject({
+    expect(await rejection(webSourcePages(deps, { url: 'file:///etc/passwd' }, signal()))).toMatchObject({
       status: 422,
       code: 'invalid_url',
     });

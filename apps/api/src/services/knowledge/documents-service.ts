@@ -71,6 +71,17 @@ export function createDocumentsService(deps: DocumentsDeps) {
     return row;
   }
 
+  /** A document row (new, or added again) as a fresh job in the ingestion queue. */
+  const queuedBy = (principal: Principal) => ({
+    status: 'queued' as const,
+    progress: 0,
+    error: null,
+    attempts: 0,
+    lockedUntil: null,
+    uploadedBy: principal.userId,
+    updatedAt: new Date(),
+  });
+
   /** Records staged files in one transaction; answers each file's row. */
   async function record(
     principal: Principal,
@@ -102,13 +113,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
           // A name that once was a web page's address is a file now.
           sourceUrl: null,
           storageNode: deps.knowledge.storageNode(),
-          status: 'queued' as const,
-          progress: 0,
-          error: null,
-          attempts: 0,
-          lockedUntil: null,
-          uploadedBy: principal.userId,
-          updatedAt: new Date(),
+          ...queuedBy(principal),
         };
         const [row] = await tx
           .insert(ragDocuments)
@@ -145,13 +150,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
           sourceUrl: url,
           storagePath: null,
           storageNode: null,
-          status: 'queued' as const,
-          progress: 0,
-          error: null,
-          attempts: 0,
-          lockedUntil: null,
-          uploadedBy: principal.userId,
-          updatedAt: new Date(),
+          ...queuedBy(principal),
         };
         const [row] = await tx
           .insert(ragDocuments)
