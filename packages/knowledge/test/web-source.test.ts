@@ -2,6 +2,8 @@ import { sitemapXml, startFakeWeb, type FakeWeb } from '@atelier/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KnowledgeDeps } from '../src/facade';
 import { fetchWebDocument, webSourcePages } from '../src/ingest/web-source';
+import { isTransient } from '../src/ingest/worker';
+import { LoaderError } from '../src/loaders/http';
 import { FAKES_POLICY } from './loaders-helpers';
 import { rejection } from './rejection';
 
@@ -31,6 +33,20 @@ describe('web sources', () => {
     expect(await named('/download')).toBe('download.pdf');
     expect(await named('/notes')).toBe('notes.txt');
     expect(await named('/')).toBe('page.html');
+  });
+
+  it('a page that cannot be reached fails as a loader error the worker tries again', async () => {
+    const error = await fetchWebDocument(deps, 'http://127.0.0.1:1/closed', signal()).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(LoaderError);
+    expect(error).toMatchObject({ code: 'request_failed' });
+    expect(isTransient(error)).toBe(true);
+    // A page that answers 404 is not tried again.
+    const missing = await fetchWebDocument(deps, `${web.url}/missing`, signal()).catch((e: unknown) => e);
+    expect(missing).toMatchObject({ code: 'page_unavailable' });
+    expect(isTransient(missing)).toBe(false);
   });
 
   it('a sitemap that takes longer than allowed is refused (504), not waited for', async () => {

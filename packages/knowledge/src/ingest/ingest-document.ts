@@ -101,8 +101,8 @@ const isMissingCollection = (error: unknown) =>
   error instanceof KnowledgeError && error.code === 'collection_not_found';
 
 /**
- * The document parsed: a web page fetched anew, else the upload read
- * from disk. With the html splitter, an HTML document's raw page too.
+ * The document parsed: a web page fetched anew, else the upload read from disk. With the html
+ * splitter, an HTML document's raw page too.
  */
 async function readSource(
   ctx: IngestContext,
@@ -130,10 +130,11 @@ async function readSource(
 }
 
 /**
- * Ingests one claimed document: parse the upload (from disk; a web page fetched again), split with the collection's splitter,
- * embed only the chunks whose content changed since the document's last ingestion (smart insertion:
- * ids `<documentId>:<index>`, compared by content hash), upsert them batch by batch with progress,
- * delete chunks beyond the new count, then mark the row ready and remove the upload.
+ * Ingests one claimed document: parse the upload from disk (a web page: fetched again), split with the
+ * collection's splitter, embed only the chunks whose content changed since the document's last
+ * ingestion (smart insertion: ids `<documentId>:<index>`, compared by content hash), upsert them batch
+ * by batch with progress, delete chunks beyond the new count, then mark the row ready and remove the
+ * upload.
  */
 export async function ingestDocument(
   ctx: IngestContext,

@@ -34,8 +34,8 @@ interface ClaimRow {
 
 /**
  * Takes the oldest queued document whose file is in this DATA_DIR (`storageNode`) or that is a web page
- * (any worker fetches it), or one whose
- * worker's lease lapsed (a crash, a restart), in one statement that works on PostgreSQL and PGlite; concurrent workers skip each other's rows.
+ * (any worker fetches it), or one whose worker's lease lapsed (a crash, a restart), in one statement
+ * that works on PostgreSQL and PGlite; concurrent workers skip each other's rows.
  */
 export async function claimDocument(
   sql: SqlClient,

@@ -37,7 +37,10 @@ export async function fetchWebDocument(deps: KnowledgeDeps, url: string, signal:
     },
     signal,
   );
-  const res = await fetchPage(ctx, url, 'The page URL');
+  // The guard's errors (a timeout, a refused address) as the loaders' (worker.ts retries the first).
+  const res = await fetchPage(ctx, url, 'The page URL').catch((error: unknown) => {
+    throw asLoaderError(error);
+  });
   const mimeType = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   const name = decodeURIComponent(new URL(res.url).pathname.split('/').pop() ?? '') || 'page';
   const known = extname(name).toLowerCase() in KNOWLEDGE_EXTENSIONS;

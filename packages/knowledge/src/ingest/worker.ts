@@ -37,7 +37,7 @@ export function failureDetail(error: unknown): string {
  * Provider trouble that may pass (rate limit, timeout, 5xx), or a web page that could not be reached
  * (a timeout, a broken connection): worth another attempt later.
  */
-function isTransient(error: unknown): boolean {
+export function isTransient(error: unknown): boolean {
   const e = error as { name?: string; retryable?: boolean; code?: string } | null;
   if (e?.name === 'LoaderError') return e.code === 'request_timeout' || e.code === 'request_failed';
   return Boolean(e && e.name === 'ProviderError' && e.retryable);
