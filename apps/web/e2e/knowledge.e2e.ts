@@ -221,6 +221,10 @@ describe.skipIf(inject('noBrowser'))('knowledge in a browser', () => {
     // The row names the page by its path, its site beside.
     const row = page.getByTestId('document-row').filter({ hasText: '/help/returns' });
     await row.and(page.locator('[data-status=ready]')).waitFor({ timeout: 60_000 });
+    // Fetched again from its row: queued anew, then ready again.
+    await row.getByRole('button', { name: 'Fetch /help/returns again' }).click();
+    await page.getByText('The page will be fetched again.').waitFor();
+    await row.and(page.locator('[data-status=ready]')).waitFor({ timeout: 60_000 });
     await page.getByRole('tab', { name: 'Test retrieval' }).click();
     await page
       .getByLabel('Question')

@@ -1,6 +1,6 @@
 import type { RagCollection, RagDocument } from '@atelier/schemas';
 import { useQueryClient } from '@tanstack/react-query';
-import { FileText, Globe, Trash2 } from 'lucide-react';
+import { FileText, Globe, RefreshCw, Trash2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
@@ -13,6 +13,7 @@ import { toast } from '@/stores/toasts';
 import {
   collectionKey,
   collectionsKey,
+  addWebPages,
   deleteDocument,
   documentsKey,
   isIngesting,
@@ -54,6 +55,17 @@ export function DocumentsPanel({ collection }: { collection: RagCollection }) {
     }
     wasIngesting.current = ingesting;
   }, [ingesting, collection.id, collection.workspace_id, queryClient]);
+
+  /** A web page fetched again (smart insertion skips its chunks that did not change). */
+  async function refetch(url: string) {
+    try {
+      await addWebPages(collection.id, { url });
+      toast.success(t('knowledge.web.refetched'));
+    } catch (error) {
+      toast.error(t('knowledge.web.failed'), errorText(error, t('errors.unknown')));
+    }
+    await refresh();
+  }
 
   async function remove(document: RagDocument) {
     try {
@@ -156,6 +168,16 @@ export function DocumentsPanel({ collection }: { collection: RagCollection }) {
                         ? t('knowledge.documents.processing', { percent: Math.round(d.progress * 100) })
                         : t(`knowledge.documents.status.${d.status}`)}
                     </Badge>
+                    {d.source_url && (d.status === 'ready' || d.status === 'failed') ? (
+                      <Button
+                        variant="ghost"
+                        size="icon"
+                        aria-label={t('knowledge.web.refetch', { name: web?.name ?? d.filename })}
+                        onClick={() => void refetch(d.source_url!)}
+                      >
+                        <RefreshCw />
+                      </Button>
+                    ) : null}
                     <Button
                       variant="ghost"
                       size="icon"
