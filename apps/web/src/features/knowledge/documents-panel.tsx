@@ -134,13 +134,13 @@ export function DocumentsPanel({ collection }: { collection: RagCollection }) {
                     )}
                     <div className="grid min-w-0 flex-1 gap-0.5">
                       <p className="truncate text-sm font-medium" title={d.filename}>
-                        {web && /^https?:\/\//i.test(d.filename) ? (
+                        {web && d.source_url && /^https?:\/\//i.test(d.source_url) ? (
+                          // Opens in a new tab; its whole address is the line's title.
                           <a
-                            href={d.filename}
+                            href={d.source_url}
                             target="_blank"
                             rel="noopener noreferrer"
                             className="hover:underline"
-                            aria-label={t('knowledge.web.open', { url: d.source_url })}
                           >
                             {web.name}
                           </a>
