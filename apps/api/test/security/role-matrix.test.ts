@@ -114,6 +114,7 @@ const EXPECTED: Record<string, 'public' | typeof KEY | typeof EMBED | string[]> 
   'DELETE /rag_collections/:id': AC,
   'POST /rag_collections/:id/query': AC,
   'POST /rag_collections/:id/documents': AC,
+  'POST /rag_collections/:id/documents/web': AC,
   'GET /rag_collections/:id/documents': AC,
   'GET /rag_collections/:id/documents/:documentId': AC,
   'DELETE /rag_collections/:id/documents/:documentId': AC,
