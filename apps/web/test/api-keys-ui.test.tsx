@@ -4,6 +4,7 @@ import { act, createElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiKeyCreateDialog } from '../src/features/studio/api-key-create-dialog';
 import { ApiKeysSection } from '../src/features/studio/api-keys-section';
+import { buttonNamed, flush, pageText, typeInto } from './dom-helpers';
 import { reactRoot } from './react-root';
 
 const KEY = `atl_${'k'.repeat(43)}`;
@@ -19,19 +20,9 @@ const created: CreatedApiKey = {
 const dom = reactRoot();
 afterEach(() => vi.unstubAllGlobals());
 const render = dom.render;
-const page = () => document.body.textContent ?? '';
-const button = (name: string) =>
-  [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === name)!;
-
-/** Types into a React-controlled input (through the native setter, as a user's input would). */
-function type(input: HTMLInputElement, value: string) {
-  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
-  act(() => {
-    setter.call(input, value);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-  });
-}
-const flush = () => act(() => new Promise((r) => setTimeout(r, 0)));
+const page = pageText;
+const button = buttonNamed;
+const type = typeInto;
 /** Lets the queries settle until the page shows `text` (or gives up after a second). */
 async function until(text: string) {
   for (let i = 0; i < 50 && !page().includes(text); i++)

@@ -2,25 +2,18 @@ import { act, createElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { webPageLabel } from '../src/features/knowledge/format';
 import { checkPageUrl, filterParts, WebPagesDialog } from '../src/features/knowledge/web-pages-dialog';
+import { buttonNamed, flush, pageText, typeInto } from './dom-helpers';
 import { reactRoot } from './react-root';
 
 const dom = reactRoot();
 afterEach(() => vi.unstubAllGlobals());
-const page = () => document.body.textContent ?? '';
-const button = (name: string) =>
-  [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === name)!;
+const page = pageText;
+const button = buttonNamed;
 const input = (label: string) => {
   const found = [...document.querySelectorAll('label')].find((l) => l.textContent === label);
   return document.getElementById(found!.htmlFor) as HTMLInputElement;
 };
-function type(field: HTMLInputElement, value: string) {
-  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
-  act(() => {
-    setter.call(field, value);
-    field.dispatchEvent(new Event('input', { bubbles: true }));
-  });
-}
-const flush = () => act(() => new Promise((r) => setTimeout(r, 0)));
+const type = typeInto;
 
 describe('adding web pages to a collection', () => {
   it('an address is http(s); filter parts are split at commas', () => {
