@@ -7,6 +7,7 @@ import { api, apiUrl, tokens } from '@/lib/api';
 import { cn } from '@/lib/utils';
 import { toast } from '@/stores/toasts';
 import { formatBytes } from './format';
+import { ProgressBar } from './progress-bar';
 import { ACCEPTED_EXTENSIONS, checkFiles, uploadAll, useUploads, type UploadDeps } from './upload';
 
 const deps: UploadDeps = { baseUrl: apiUrl, token: () => tokens.access(), refresh: () => api.refresh() };
@@ -117,22 +118,7 @@ export function UploadZone({
                   </Button>
                 )}
               </div>
-              <div
-                role="progressbar"
-                aria-label={u.name}
-                aria-valuemin={0}
-                aria-valuemax={100}
-                aria-valuenow={Math.round(u.progress * 100)}
-                className="h-1.5 overflow-hidden rounded-full bg-muted"
-              >
-                <div
-                  className={cn(
-                    'h-full transition-all',
-                    u.status === 'failed' ? 'bg-destructive' : 'bg-primary',
-                  )}
-                  style={{ width: `${Math.round(u.progress * 100)}%` }}
-                />
-              </div>
+              <ProgressBar label={u.name} value={u.progress} failed={u.status === 'failed'} />
               {u.error ? (
                 <p role="alert" className="text-xs text-destructive">
                   {u.error}

@@ -1,0 +1,98 @@
+import type { RagDocument } from '@atelier/schemas';
+import { FileText, Globe, RefreshCw, Trash2 } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { formatBytes, webPageLabel } from './format';
+import { ProgressBar } from './progress-bar';
+
+const STATUS_STYLE: Record<RagDocument['status'], string> = {
+  queued: 'bg-muted text-muted-foreground',
+  processing: 'bg-primary/15 text-primary',
+  ready: 'bg-emerald-500/15 text-emerald-700 dark:text-emerald-400',
+  failed: 'bg-destructive/15 text-destructive',
+};
+
+/**
+ * One document of a collection: its name (a web page: its path, linked, its site beside), size and
+ * chunks, status with progress or error, and its actions (fetch a web page again, delete).
+ */
+export function DocumentItem({
+  document: d,
+  onRefetch,
+  onDelete,
+}: {
+  document: RagDocument;
+  onRefetch(url: string): void;
+  onDelete(): void;
+}) {
+  const { t } = useTranslation();
+  const url = d.source_url;
+  const web = url ? webPageLabel(url) : null;
+  return (
+    <li
+      className="grid gap-2 rounded-lg border bg-card p-3"
+      data-testid="document-row"
+      data-status={d.status}
+    >
+      <div className="flex items-center gap-3">
+        {web ? (
+          <Globe className="size-4 shrink-0 text-muted-foreground" />
+        ) : (
+          <FileText className="size-4 shrink-0 text-muted-foreground" />
+        )}
+        <div className="grid min-w-0 flex-1 gap-0.5">
+          <p className="truncate text-sm font-medium" title={d.filename}>
+            {web && url && /^https?:\/\//i.test(url) ? (
+              // Opens in a new tab; its whole address is the line's title.
+              <a href={url} target="_blank" rel="noopener noreferrer" className="hover:underline">
+                {web.name}
+              </a>
+            ) : (
+              d.filename
+            )}
+          </p>
+          <p className="truncate text-xs text-muted-foreground">
+            {[
+              web?.site,
+              // A page's size is known once it was fetched.
+              web && d.size_bytes === 0 ? null : formatBytes(d.size_bytes),
+              d.status === 'ready' ? t('knowledge.documents.chunks', { count: d.chunk_count }) : null,
+            ]
+              .filter(Boolean)
+              .join(' · ')}
+          </p>
+        </div>
+        <Badge className={`text-xs font-medium normal-case tracking-normal ${STATUS_STYLE[d.status]}`}>
+          {d.status === 'processing'
+            ? t('knowledge.documents.processing', { percent: Math.round(d.progress * 100) })
+            : t(`knowledge.documents.status.${d.status}`)}
+        </Badge>
+        {url && (d.status === 'ready' || d.status === 'failed') ? (
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={t('knowledge.web.refetch', { name: web?.name ?? d.filename })}
+            onClick={() => onRefetch(url)}
+          >
+            <RefreshCw />
+          </Button>
+        ) : null}
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label={t('knowledge.delete', { name: d.filename })}
+          onClick={onDelete}
+        >
+          <Trash2 />
+        </Button>
+      </div>
+      {d.status === 'processing' ? <ProgressBar label={d.filename} value={d.progress} /> : null}
+      {d.status === 'failed' && d.error ? (
+        <p role="alert" className="text-xs text-destructive">
+          {d.error}
+        </p>
+      ) : null}
+    </li>
+  );
+}
