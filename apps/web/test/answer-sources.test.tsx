@@ -77,18 +77,22 @@ describe('sources under an answer', () => {
     expect(leave.querySelector('[data-testid=answer-source-passage]')?.textContent).toBe('leave passage 3');
   });
 
-  it('a passage of a PDF says its page, one of a spreadsheet its sheet, one of a deck its slide, in the app and the embedded chat', () => {
+  it('a passage says its PDF page, its sheet, its slide, its chapter or its email attachment, in the app and the embedded chat', () => {
     const sources: AnswerSource[] = [
       { ...source('report', 4, 0.6), filename: 'report.pdf', page: 12 },
       { ...source('report', 9, 0.5), filename: 'report.pdf', page: 31 },
       { ...source('budget', 2, 0.4), filename: 'budget.xlsx', sheet: 'Q3 $& costs' },
       { ...source('deck', 5, 0.3), filename: 'deck.odp', slide: 6 },
+      { ...source('book', 1, 0.25), filename: 'guide.epub', chapter: 'Getting started' },
+      { ...source('mail', 2, 0.2), filename: 'kickoff.eml', attachment: 'agenda.txt' },
     ];
     dom.render(createElement(AnswerSources, { sources }));
     expect(texts('[data-testid=answer-source] > summary')).toEqual([
       'report.pdf· 2 passages· score 0.60',
       'budget.xlsx· sheet “Q3 $& costs”· score 0.40',
       'deck.odp· slide 6· score 0.30',
+      'guide.epub· chapter “Getting started”· score 0.25',
+      'kickoff.eml· attachment “agenda.txt”· score 0.20',
     ]);
     expect(texts('[data-testid=answer-source-passage] > p:first-child').slice(0, 2)).toEqual([
       'page 12 · score 0.60',
@@ -103,6 +107,8 @@ describe('sources under an answer', () => {
       'report.pdf· 2 passages',
       'budget.xlsx· feuille « Q3 $& costs »',
       'deck.odp· diapositive 6',
+      'guide.epub· chapitre « Getting started »',
+      'kickoff.eml· pièce jointe « agenda.txt »',
     ]);
     expect(texts('[data-testid=embed-sources] details:first-of-type li p.font-medium')).toEqual([
       'page 12',

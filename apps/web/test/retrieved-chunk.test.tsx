@@ -20,7 +20,7 @@ describe('a test retrieval chunk says where it sits in its document', () => {
     return root.container.querySelector('[data-testid=retrieved-chunk] div')?.textContent;
   };
 
-  it('the page of a PDF, the sheet of a spreadsheet, the slide of a deck, only the chunk otherwise', () => {
+  it('the page of a PDF, the sheet of a spreadsheet, the slide of a deck, the chapter of a book, the attachment of an email, only the chunk otherwise', () => {
     expect(line(chunk('report.pdf', 4, { type: 'pdf', page: 2, pages: 9 }))).toBe(
       '0.42report.pdfchunk 4page 2',
     );
@@ -29,6 +29,12 @@ describe('a test retrieval chunk says where it sits in its document', () => {
     );
     expect(line(chunk('deck.pptx', 3, { type: 'pptx', slide: 2, slides: 5 }))).toBe(
       '0.42deck.pptxchunk 3slide 2',
+    );
+    expect(line(chunk('guide.epub', 2, { type: 'epub', chapter: 'Getting started', chapters: 8 }))).toBe(
+      '0.42guide.epubchunk 2chapter “Getting started”',
+    );
+    expect(line(chunk('kickoff.eml', 1, { type: 'email', attachment: 'agenda.txt', attachments: 2 }))).toBe(
+      '0.42kickoff.emlchunk 1attachment “agenda.txt”',
     );
     expect(line(chunk('notes.md', 0, { type: 'markdown' }))).toBe('0.42notes.mdchunk 0');
   });

@@ -33,9 +33,9 @@ describe("an answer's sources", () => {
     });
   });
 
-  it('a chunk of a PDF page, a spreadsheet sheet or a slide names it; metadata of another shape is left out', () => {
+  it('a chunk of a PDF page, a sheet, a slide, a chapter or an attachment names it; metadata of another shape is left out', () => {
     const of = (metadata: Record<string, unknown>) => {
-      const { page, sheet, slide } = answerSource(
+      const source = answerSource(
         { id: 'c1', name: 'Policies' },
         {
           content: 'text',
@@ -44,16 +44,18 @@ describe("an answer's sources", () => {
           source: { collection_id: 'c1', document_id: 'd1', filename: 'f', chunk_index: 0 },
         },
       );
-      return { page, sheet, ...(slide !== undefined ? { slide } : {}) };
+      const places = ['page', 'sheet', 'slide', 'chapter', 'attachment'] as const;
+      return Object.fromEntries(places.filter((k) => source[k] !== undefined).map((k) => [k, source[k]]));
     };
-    expect(of({ type: 'pdf', page: 12, pages: 40 })).toEqual({ page: 12, sheet: undefined });
-    expect(of({ type: 'xlsx', sheet: 'Q3 costs', sheets: 2 })).toEqual({
-      page: undefined,
-      sheet: 'Q3 costs',
+    expect(of({ type: 'pdf', page: 12, pages: 40 })).toEqual({ page: 12 });
+    expect(of({ type: 'xlsx', sheet: 'Q3 costs', sheets: 2 })).toEqual({ sheet: 'Q3 costs' });
+    expect(of({ type: 'odp', slide: 4, slides: 9 })).toEqual({ slide: 4 });
+    expect(of({ type: 'epub', chapter: 'The Beginning', chapters: 2 })).toEqual({ chapter: 'The Beginning' });
+    expect(of({ type: 'email', attachment: 'agenda.txt', attachments: 2 })).toEqual({
+      attachment: 'agenda.txt',
     });
-    expect(of({ type: 'odp', slide: 4, slides: 9 })).toEqual({ page: undefined, sheet: undefined, slide: 4 });
-    expect(of({ page: '12', sheet: 3, slide: 1.5 })).toEqual({ page: undefined, sheet: undefined });
-    expect(of({ page: 0, sheet: '', slide: -1 })).toEqual({ page: undefined, sheet: undefined });
+    expect(of({ page: '12', sheet: 3, slide: 1.5, chapter: 7, attachment: ['a'] })).toEqual({});
+    expect(of({ page: 0, sheet: '', slide: -1, chapter: '', attachment: '' })).toEqual({});
     // Through a knowledge retrieve node's documents too.
     const [fromNode] = sourcesOfDocuments([
       doc('Page text', { collection_id: 'c1', filename: 'r.pdf', chunk_index: 4, score: 0.3, page: 7 }),

@@ -26,6 +26,8 @@ const FIXTURE_TYPES: [string, string][] = [
   ['sample.xlsx', 'xlsx'],
   ['sample.ods', 'ods'],
   ['sample.odp', 'odp'],
+  ['sample.epub', 'epub'],
+  ['sample.eml', 'email'],
   ['sample.md', 'markdown'],
   ['sample.csv', 'csv'],
   ['sample.json', 'json'],
@@ -111,6 +113,19 @@ describe('ingestion through the worker', () => {
     expect(odp.metadata).toMatchObject({ type: 'odp', slide: 1, slides: 2 });
     const pptx = answer.documents.find((d) => d.source.filename === 'sample.pptx')!;
     expect(pptx.metadata).toMatchObject({ type: 'pptx', slide: 2, slides: 3 });
+    // A book's chunks know their chapter; an email's attachment chunks know the attachment.
+    const epub = answer.documents.find((d) => d.source.filename === 'sample.epub')!;
+    expect(epub.metadata).toMatchObject({ type: 'epub', chapter: 'The Beginning', chapters: 2 });
+    const eml = answer.documents.find((d) => d.source.filename === 'sample.eml')!;
+    expect(eml.metadata).toMatchObject({ type: 'email', title: 'Réunion de lancement', attachments: 2 });
+    expect(eml.metadata.attachment).toBeUndefined();
+    const agenda = await env.knowledge.query(env.scope, id, {
+      query: 'Agenda: budget review at ten.',
+      top_k: 3,
+    });
+    expect(agenda.documents.find((d) => d.source.filename === 'sample.eml')?.metadata).toMatchObject({
+      attachment: 'agenda.txt',
+    });
     const { count } = await storeOf(collectionName);
     expect(await count()).toBe(rows.reduce((sum, r) => sum + r.chunk_count, 0));
     // The vector index, deferred while the documents were written, is built once none waits.

@@ -249,6 +249,148 @@ describe('parseDocument: every type', () => {
     expect(typed.metadata.rows).toBe(4);
   });
 
+  it('epub: the chapters of the reading order, titled by their first heading; cover and contents left out', async () => {
+    const doc = await parse('sample.epub');
+    expect(doc.type).toBe('epub');
+    expect(doc.metadata).toMatchObject({ title: 'Fixture EPUB', chapters: 2 });
+    expect(doc.sections).toEqual([
+      { title: 'The Beginning', text: `The Beginning\n\n${SENTENCE}` },
+      { title: 'Second Chapter', text: 'Second Chapter\n\nEpub chapter two & its ending.' },
+    ]);
+    expect(doc.text).not.toMatch(/COVER_TEXT|NAV_TEXT/);
+    // Named otherwise, or with no name at all, its content decides.
+    expect((await parseDocument({ data: bytes('sample.epub'), filename: 'book.zip' })).type).toBe('epub');
+  });
+
+  it('epub: encrypted chapters (DRM) are refused; a package found without container.xml is read', async () => {
+    const parts = unzipSync(bytes('sample.epub'));
+    parts['META-INF/encryption.xml'] = strToU8(
+      '<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#">' +
+        '<enc:EncryptedData><enc:CipherData><enc:CipherReference URI="OEBPS/Text/a-second.xhtml"/>' +
+        '</enc:CipherData></enc:EncryptedData></encryption>',
+    );
+    const drm = await refusal({ data: zipSync(parts), filename: 'drm.epub' });
+    expect(drm).toMatchObject({ status: 422, code: 'unreadable_document' });
+    expect(drm.detail).toMatch(/DRM/);
+
+    const bare = unzipSync(bytes('sample.epub'));
+    delete bare['META-INF/container.xml'];
+    delete bare['META-INF/encryption.xml'];
+    const doc = await parseDocument({ data: zipSync(bare), filename: 'bare.epub' });
+    expect(doc.sections?.map((s) => s.title)).toEqual(['The Beginning', 'Second Chapter']);
+  });
+
+  it('email: headers, the text body, a text attachment read after it, others named; inline images left out', async () => {
+    const doc = await parse('sample.eml');
+    expect(doc.type).toBe('email');
+    expect(doc.metadata).toMatchObject({ title: 'Réunion de lancement', attachments: 2 });
+    expect(doc.sections).toEqual([
+      {
+        title: 'Réunion de lancement',
+        text: [
+          'Subject: Réunion de lancement',
+          'From: Ana Lima <ana@example.com>',
+          'To: team@example.com, Bo <bo@example.com>',
+          'Date: Fri, 01 Mar 2024 09:30:00 +0100',
+          'Attachments: agenda.txt, chart.png',
+          '',
+          'Hello team,',
+          '',
+          SENTENCE,
+        ].join('\n'),
+      },
+      { title: 'agenda.txt', text: 'Agenda: budget review at ten.' },
+    ]);
+    expect(doc.text).toContain('Attachment: agenda.txt\n\nAgenda: budget review at ten.');
+    expect(doc.text).not.toContain('logo.png');
+    expect(doc.metadata.warnings).toBeUndefined();
+  });
+
+  it('email: an HTML-only body is read as text; an attached email is read, its own attachments only named', async () => {
+    const message = (body: string[], ...parts: string[][]) =>
+      [
+        'From: a@example.com',
+        'Subject: Outer',
+        'MIME-Version: 1.0',
+        'Content-Type: multipart/mixed; boundary="b"',
+        '',
+        '--b',
+        ...body,
+        ...parts.flatMap((part) => ['--b', ...part]),
+        '--b--',
+        '',
+      ].join('\r\n');
+    const inner = [
+      'From: c@example.com',
+      'Subject: Inner',
+      'Content-Type: multipart/mixed; boundary="i"',
+      '',
+      '--i',
+      'Content-Type: text/plain',
+      '',
+      'Inner body.',
+      '--i',
+      'Content-Type: text/plain; name="deep.txt"',
+      'Content-Disposition: attachment; filename="deep.txt"',
+      '',
+      'DEEP_TEXT',
+      '--i--',
+    ].join('\r\n');
+    const eml = message(
+      ['Content-Type: text/html', '', '<h1>Hello</h1><p>Only <b>HTML</b> here.</p><script>x()</script>'],
+      [
+        'Content-Type: message/rfc822; name="fwd.eml"',
+        'Content-Disposition: attachment; filename="fwd.eml"',
+        '',
+        inner,
+      ],
+      [
+        'Content-Type: application/pdf; name="broken.pdf"',
+        'Content-Disposition: attachment; filename="broken.pdf"',
+        '',
+        'not a pdf',
+      ],
+    );
+    const doc = await parseDocument({ data: strToU8(eml), filename: 'outer.eml' });
+    expect(doc.sections?.[0]?.text).toBe(
+      'Subject: Outer\nFrom: a@example.com\nAttachments: fwd.eml, broken.pdf\n\nHello\n\nOnly HTML here.',
+    );
+    expect(doc.sections?.[1]).toMatchObject({ title: 'fwd.eml' });
+    expect(doc.sections?.[1]?.text).toContain('Inner body.');
+    expect(doc.sections?.[1]?.text).toContain('Attachments: deep.txt');
+    expect(doc.text).not.toContain('DEEP_TEXT');
+    expect(doc.metadata.warnings).toEqual(['attachments that could not be read: broken.pdf']);
+  });
+
+  it('json lines: one record per line, a blank line between records', async () => {
+    const doc = await parseDocument({
+      data: strToU8('{"q":"first","n":1}\r\n{"q":"second","tags":["a"]}\n\n'),
+      filename: 'set.jsonl',
+    });
+    expect(doc).toMatchObject({
+      type: 'json',
+      text: '[0].q: first\n[0].n: 1\n\n[1].q: second\n[1].tags[0]: a',
+    });
+    expect(doc.metadata.rows).toBe(2);
+    const broken = await refusal({ data: strToU8('{"q":1}\n{"q":\n'), filename: 'broken.jsonl' });
+    expect(broken).toMatchObject({
+      code: 'unreadable_document',
+      detail: expect.stringMatching(/not valid JSON/),
+    });
+  });
+
+  it('plain-text markups (.rst, .adoc, .yaml, .log, .tex) are read as text, .mdx as markdown', async () => {
+    for (const name of ['notes.rst', 'guide.adoc', 'config.yaml', 'server.log', 'paper.tex']) {
+      const doc = await parseDocument({ data: strToU8(`Title\n=====\n${SENTENCE}\n`), filename: name });
+      expect(doc).toMatchObject({ type: 'txt', text: `Title\n=====\n${SENTENCE}` });
+    }
+    const mdx = await parseDocument({
+      data: strToU8(`# Intro\n\n<Note>${SENTENCE}</Note>\n`),
+      filename: 'page.mdx',
+    });
+    expect(mdx).toMatchObject({ type: 'markdown', metadata: { title: 'Intro' } });
+  });
+
   it('json: every value present as a path: value line', async () => {
     const doc = await parse('sample.json');
     expect(doc.type).toBe('json');
@@ -268,6 +410,20 @@ describe('parseDocument: every type', () => {
     expect(doc.text).toBe(`Html heading\n\n${SENTENCE}`);
     expect(doc.text).not.toMatch(/SCRIPT_TEXT|NOSCRIPT_TEXT|color: red/);
     expect(doc.metadata.title).toBe('Fixture HTML');
+  });
+
+  it('html tables: a data table a line per row (cells between |), a layout table as blocks, never glued', async () => {
+    const html = (body: string) =>
+      parseDocument({ data: strToU8(`<html><body>${body}</body></html>`), filename: 't.html' });
+    const data = await html(
+      '<p>Prices</p><table><thead><tr><th>Plan</th><th>Price</th></tr></thead>' +
+        '<tbody><tr><td>Team</td><td>12 €</td></tr><tr><td></td><td></td></tr><tr><td>Pro</td><td>30 €</td></tr></tbody></table><p>After</p>',
+    );
+    expect(data.text).toBe('Prices\n\nPlan | Price\nTeam | 12 €\nPro | 30 €\n\nAfter');
+    const layout = await html(
+      '<table><tr><td><h2>Welcome</h2><p>First paragraph.</p></td><td>Sidebar</td></tr></table>',
+    );
+    expect(layout.text).toBe('Welcome\n\nFirst paragraph.\n\nSidebar');
   });
 
   it('txt: as written', async () => {
@@ -541,8 +697,15 @@ describe('parseDocument: zip bombs', () => {
     });
   });
 
-  it('pptx, xlsx and the OpenDocument formats go through the same limits', async () => {
-    for (const name of ['sample.pptx', 'sample.xlsx', 'sample.odt', 'sample.ods', 'sample.odp']) {
+  it('pptx, xlsx, the OpenDocument formats and EPUB go through the same limits', async () => {
+    for (const name of [
+      'sample.pptx',
+      'sample.xlsx',
+      'sample.odt',
+      'sample.ods',
+      'sample.odp',
+      'sample.epub',
+    ]) {
       const err = await refusal({ data: bytes(name), filename: name, limits: { maxUncompressedBytes: 100 } });
       expect(err.code).toBe('document_too_large');
     }

@@ -38,6 +38,10 @@ export const answerSource = z.object({
   sheet: z.string().optional(),
   /** The presentation slide the passage is on, when known. */
   slide: z.number().int().positive().optional(),
+  /** The book chapter (its title) the passage is in, when known. */
+  chapter: z.string().optional(),
+  /** The email attachment (its file name) the passage is from, when it is from one. */
+  attachment: z.string().optional(),
   score: z.number(),
   /** The passage's first characters. */
   excerpt: z.string(),

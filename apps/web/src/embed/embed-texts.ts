@@ -23,6 +23,8 @@ const en = {
   sourcePage: 'page {n}',
   sourceSheet: 'sheet “{n}”',
   sourceSlide: 'slide {n}',
+  sourceChapter: 'chapter “{n}”',
+  sourceAttachment: 'attachment “{n}”',
   sourcePassages: '{n} passages',
   sourceUntitled: 'Untitled document',
 };
@@ -49,6 +51,8 @@ const fr: Texts = {
   sourcePage: 'page {n}',
   sourceSheet: 'feuille « {n} »',
   sourceSlide: 'diapositive {n}',
+  sourceChapter: 'chapitre « {n} »',
+  sourceAttachment: 'pièce jointe « {n} »',
   sourcePassages: '{n} passages',
   sourceUntitled: 'Document sans titre',
 };

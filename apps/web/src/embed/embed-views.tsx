@@ -112,9 +112,11 @@ function Sources({ sources, texts }: { sources: AnswerSource[]; texts: EmbedText
       page: texts.sourcePage,
       sheet: texts.sourceSheet,
       slide: texts.sourceSlide,
+      chapter: texts.sourceChapter,
+      attachment: texts.sourceAttachment,
       part: texts.sourcePart,
     }[place.kind];
-    // A function: a sheet's name is the user's text, whose `$&` a replacement string would expand.
+    // A function: a sheet's or chapter's name is the user's text, whose `$&` a replacement string would expand.
     return text.replace('{n}', () => String(place.value));
   };
   return (

@@ -33,18 +33,22 @@ export function groupSources(sources: readonly AnswerSource[]): SourceGroup[] {
 }
 
 /**
- * Where a passage sits in its document, as a reader finds it: the PDF page, the sheet, the slide, else
- * the part.
+ * Where a passage sits in its document, as a reader finds it: the PDF page, the sheet, the slide, the
+ * chapter, the email attachment, else the part.
  */
 export type SourcePlace =
   | { kind: 'page'; value: number }
   | { kind: 'sheet'; value: string }
   | { kind: 'slide'; value: number }
+  | { kind: 'chapter'; value: string }
+  | { kind: 'attachment'; value: string }
   | { kind: 'part'; value: number };
 
 export function sourcePlace(source: AnswerSource): SourcePlace | null {
   if (source.page !== undefined) return { kind: 'page', value: source.page };
   if (source.sheet !== undefined) return { kind: 'sheet', value: source.sheet };
   if (source.slide !== undefined) return { kind: 'slide', value: source.slide };
+  if (source.chapter !== undefined) return { kind: 'chapter', value: source.chapter };
+  if (source.attachment !== undefined) return { kind: 'attachment', value: source.attachment };
   return source.chunk_index !== null ? { kind: 'part', value: source.chunk_index + 1 } : null;
 }

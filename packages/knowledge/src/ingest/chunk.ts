@@ -90,10 +90,13 @@ async function bySizeYielding(
   return chunks;
 }
 
+const part = (text: string, metadata: Metadata) => ({ text, metadata });
+
 /**
  * Cuts a parsed document with its collection's splitter (the engine's three splitters): recursive by
- * size (PDF pages apart, each chunk knowing its `page`; XLSX and ODS sheets apart, each knowing its `sheet`; PPTX and ODP slides apart, each
- * knowing its `slide`);
+ * size (PDF pages apart, each chunk knowing its `page`; XLSX and ODS sheets apart, each knowing its
+ * `sheet`; PPTX and ODP slides apart, each knowing its `slide`; EPUB chapters apart, each knowing its
+ * `chapter` title; an email's message and attachments apart, an attachment's knowing its `attachment`);
  * markdown at headings (the headings above a chunk in its metadata) for markdown documents; html at
  * h1–h3 for HTML documents (`html` is the raw page). Sections longer than the chunk size are cut again
  * by size. Other types use the recursive one.
@@ -133,6 +136,20 @@ export async function chunkDocument(
       options,
     );
   }
+  if (parsed.type === 'epub' && parsed.sections && parsed.sections.length > 0) {
+    // A book's sections are its chapters: chunks stay within one and know its title.
+    return bySizeYielding(
+      parsed.sections.map((s) => part(s.text, s.title ? { chapter: s.title } : {})),
+      options,
+    );
+  }
+  if (parsed.type === 'email' && parsed.sections && parsed.sections.length > 0) {
+    // The message, then each attachment read: an attachment's chunks know its file name.
+    return bySizeYielding(
+      parsed.sections.map((s, i) => part(s.text, i > 0 && s.title ? { attachment: s.title } : {})),
+      options,
+    );
+  }
   return bySizeYielding([{ text: parsed.text, metadata: {} }], options);
 }
 
@@ -144,6 +161,8 @@ export function documentMetadata(parsed: ParsedDocument): Metadata {
   if (m.pages !== undefined) out.pages = m.pages;
   if (m.slides !== undefined) out.slides = m.slides;
   if (m.sheets !== undefined) out.sheets = m.sheets;
+  if (m.chapters !== undefined) out.chapters = m.chapters;
+  if (m.attachments !== undefined) out.attachments = m.attachments;
   if (m.rows !== undefined) out.rows = m.rows;
   return out;
 }

@@ -1,5 +1,5 @@
 import type { FlowDocument } from '@atelier/schemas';
-import { convert, type SelectorDefinition } from 'html-to-text';
+import { htmlToText } from '../parse/html';
 import { type LoaderContext, LoaderError, type LoaderHttpResponse } from './http';
 
 export interface PageTextOptions {
@@ -8,9 +8,6 @@ export interface PageTextOptions {
   /** Read only the first element these selectors match (`main` of a GitBook page), else the body. */
   content?: string[] | undefined;
 }
-
-const SKIPPED = ['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'canvas', 'button', 'nav'];
-const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
 
 /** Links and image sources made absolute against the page's URL. */
 const absoluteUrls = (html: string, pageUrl: string) =>
@@ -26,36 +23,17 @@ const absoluteUrls = (html: string, pageUrl: string) =>
   );
 
 /**
- * Readable text of an HTML page with html-to-text (as the parser of uploaded .html files): scripts,
- * styles, navigation and other non-content elements dropped; links as "text [url]" and images as
- * "alt [src]" (absolute URLs) unless ignored, in which case a link keeps its text and an image goes.
+ * Readable text of a fetched page, read as uploaded .html files are (`htmlToText`); links as
+ * "text [url]" and images as "alt [src]" (absolute URLs) unless ignored, in which case a link keeps its
+ * text and an image goes.
  */
 export function htmlText(html: string, pageUrl: string, options: PageTextOptions): string {
-  const selectors: SelectorDefinition[] = [
-    ...SKIPPED.map((selector) => ({ selector, format: 'skip' })),
-    ...HEADINGS.map((selector) => ({ selector, options: { uppercase: false } })),
-    { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
-    options.ignoreLinks
-      ? { selector: 'a', options: { ignoreHref: true } }
-      : {
-          selector: 'a',
-          options: { hideLinkHrefIfSameAsText: true, linkBrackets: ['[', ']'] },
-        },
-    options.ignoreImages
-      ? { selector: 'img', format: 'skip' }
-      : { selector: 'img', options: { linkBrackets: ['[', ']'] } },
-  ];
-  return convert(absoluteUrls(html, pageUrl), {
-    wordwrap: false,
-    selectors,
-    ...(options.content ? { baseElements: { selectors: options.content, returnDomByDefault: true } } : {}),
-  })
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  return htmlToText(absoluteUrls(html, pageUrl), {
+    links: options.ignoreLinks ? 'text' : 'href',
+    images: !options.ignoreImages,
+    content: options.content,
+  });
 }
-
-const inline = (html: string) =>
-  convert(html, { wordwrap: false, selectors: [{ selector: 'a', options: { ignoreHref: true } }] }).trim();
 
 /** The page's title: `<title>`, else og:title, else its first h1. */
 export function htmlTitle(html: string, preferH1 = false): string {
@@ -64,7 +42,7 @@ export function htmlTitle(html: string, preferH1 = false): string {
     /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ??
     /<meta[^>]+property=["']og:title["'][^>]+content=["']([^"']*)["']/i.exec(html)?.[1];
   const chosen = preferH1 ? (h1 ?? title) : (title ?? h1);
-  return chosen ? inline(chosen) : '';
+  return chosen ? htmlToText(chosen).replace(/\s+/g, ' ').trim() : '';
 }
 
 /** The answer as text, in the charset its Content-Type (or a `<meta charset>`) names, else UTF-8. */

@@ -18,16 +18,33 @@ const MIME_TYPES: Readonly<Record<string, DocumentType>> = {
   'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
   ...ODF_TYPES,
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
+  'application/epub+zip': 'epub',
+  'message/rfc822': 'email',
   'text/markdown': 'markdown',
   'text/x-markdown': 'markdown',
   'text/csv': 'csv',
   'text/tab-separated-values': 'csv',
   'application/json': 'json',
+  'application/x-ndjson': 'json',
+  'application/jsonl': 'json',
   'text/html': 'html',
   'text/plain': 'txt',
+  'application/xhtml+xml': 'html',
+  'application/yaml': 'txt',
+  'text/yaml': 'txt',
+  'text/x-rst': 'txt',
 };
 
-const BINARY_TYPES: ReadonlySet<DocumentType> = new Set(['pdf', 'docx', 'pptx', 'odt', 'xlsx', 'ods', 'odp']);
+const BINARY_TYPES: ReadonlySet<DocumentType> = new Set([
+  'pdf',
+  'docx',
+  'pptx',
+  'odt',
+  'xlsx',
+  'ods',
+  'odp',
+  'epub',
+]);
 
 /** Other binary formats worth naming when one arrives under a wrong name. */
 const OTHER_MAGIC: readonly [string, number[], string?][] = [
@@ -38,7 +55,7 @@ const OTHER_MAGIC: readonly [string, number[], string?][] = [
   [
     'legacy Office (OLE) file',
     [0xd0, 0xcf, 0x11, 0xe0],
-    '; save a .doc, .xls or .ppt file as .docx, .xlsx or .pptx',
+    '; save a .doc, .xls or .ppt file as .docx, .xlsx or .pptx (an Outlook .msg as HTML)',
   ],
   ['RAR archive', [0x52, 0x61, 0x72, 0x21]],
   ['7z archive', [0x37, 0x7a, 0xbc, 0xaf]],
@@ -62,8 +79,10 @@ async function zipKind(data: Uint8Array, limits: ParseLimits): Promise<DocumentT
   if (zip.has('word/document.xml')) return 'docx';
   if (zip.has('ppt/presentation.xml')) return 'pptx';
   if (zip.has('xl/workbook.xml')) return 'xlsx';
-  // ODF names its kind in `mimetype`, else in the manifest's entry for the package root.
+  // EPUB and ODF name their kind in `mimetype`; ODF else in the manifest's entry for the package root.
   let mediaType = zip.has('mimetype') ? (await zip.readText('mimetype'))?.trim() : undefined;
+  if (mediaType === 'application/epub+zip') return 'epub';
+  if (mediaType === undefined && zip.has('META-INF/container.xml')) return 'epub';
   if (mediaType === undefined && zip.has('content.xml')) {
     const manifest = await zip.readText('META-INF/manifest.xml');
     mediaType = manifest
@@ -102,7 +121,7 @@ export async function detectType(
     if (claimed && BINARY_TYPES.has(claimed) && claimed !== 'pdf') {
       throw unreadable(`a ZIP archive without the parts of a ${claimed.toUpperCase()} document`);
     }
-    throw unsupported('a ZIP archive that is not a DOCX, PPTX, XLSX, ODT, ODS or ODP document');
+    throw unsupported('a ZIP archive that is not a DOCX, PPTX, XLSX, ODT, ODS, ODP or EPUB document');
   }
   if (claimed && BINARY_TYPES.has(claimed)) {
     throw unreadable(

@@ -1,4 +1,6 @@
 import { detectType } from './detect';
+import { parseEmail } from './email';
+import { parseEpub } from './epub';
 import { tooLarge, unreadable } from './errors';
 import { parseDocx, parsePptx } from './office';
 import { parseOdp, parseOds, parseOdt } from './opendocument';
@@ -15,6 +17,8 @@ const PARSERS: Record<DocumentType, FormatParser> = {
   odt: parseOdt,
   ods: parseOds,
   odp: parseOdp,
+  epub: parseEpub,
+  email: parseEmail,
   xlsx: parseXlsx,
   markdown: parseMarkdown,
   csv: parseCsv,
@@ -43,8 +47,25 @@ export async function parseSource(task: ParseTask): Promise<ParsedDocument> {
     if (data.byteLength > limits.maxBytes)
       throw tooLarge(`document is larger than the limit of ${limits.maxBytes} bytes`);
   }
+  return parseData(data, task.filename, task.mimeType, limits, 0);
+}
+
+/** Files inside files (an email's attachments) are read one level deep: an attached email's own are named only. */
+const MAX_NESTING = 1;
+
+async function parseData(
+  data: Uint8Array,
+  filename: string,
+  mimeType: string | undefined,
+  limits: ParseLimits,
+  depth: number,
+): Promise<ParsedDocument> {
   if (data.byteLength === 0) throw unreadable('the document is empty');
-  const type = await detectType(data, task.filename, task.mimeType, limits);
-  const parsed = await PARSERS[type]({ data, filename: task.filename, limits });
+  const type = await detectType(data, filename, mimeType, limits);
+  const parseInner =
+    depth < MAX_NESTING
+      ? (inner: Uint8Array, name: string, mime: string) => parseData(inner, name, mime, limits, depth + 1)
+      : undefined;
+  const parsed = await PARSERS[type]({ data, filename, limits, ...(parseInner ? { parseInner } : {}) });
   return { type, ...parsed };
 }

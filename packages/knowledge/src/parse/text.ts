@@ -1,6 +1,6 @@
 import { parse as parseCsvStream } from 'csv-parse';
-import { convert } from 'html-to-text';
 import { unreadable } from './errors';
+import { htmlElementText, htmlToText } from './html';
 import type { DocumentSection, FormatParser } from './types';
 import { columnNames, rowText } from './rows';
 
@@ -87,22 +87,53 @@ export const parseCsv: FormatParser = async ({ data }) => {
   };
 };
 
-/** JSON flattened to `path: value` lines (`items[0].text: …`), so every value is searchable text. */
-export const parseJson: FormatParser = async ({ data }) => {
-  let value: unknown;
-  try {
-    value = JSON.parse(decodeText(data));
-  } catch (err) {
-    throw unreadable(`not valid JSON (${err instanceof Error ? err.message : String(err)})`, err);
+/** JSON Lines: every non-empty line a JSON value (at least two), else undefined. */
+function jsonLines(text: string): unknown[] | undefined {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  if (lines.length < 2) return undefined;
+  const values: unknown[] = [];
+  for (const line of lines) {
+    try {
+      values.push(JSON.parse(line));
+    } catch {
+      return undefined;
+    }
   }
-  const lines: string[] = [];
-  const walk = (v: unknown, path: string) => {
-    if (Array.isArray(v)) v.forEach((item, i) => walk(item, `${path}[${i}]`));
-    else if (v !== null && typeof v === 'object') {
-      for (const [key, child] of Object.entries(v)) walk(child, path ? `${path}.${key}` : key);
-    } else lines.push(path ? `${path}: ${String(v)}` : String(v));
+  return values;
+}
+
+/**
+ * JSON flattened to `path: value` lines (`items[0].text: …`), so every value is searchable text. JSON
+ * Lines (one value per line) reads as an array of them, a blank line between records.
+ */
+export const parseJson: FormatParser = async ({ data }) => {
+  const text = decodeText(data);
+  let value: unknown;
+  let records: unknown[] | undefined;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    records = jsonLines(normalizeNewlines(text));
+    if (!records)
+      throw unreadable(`not valid JSON (${err instanceof Error ? err.message : String(err)})`, err);
+  }
+  const flatten = (root: unknown, prefix: string): string => {
+    const lines: string[] = [];
+    const walk = (v: unknown, path: string) => {
+      if (Array.isArray(v)) v.forEach((item, i) => walk(item, `${path}[${i}]`));
+      else if (v !== null && typeof v === 'object') {
+        for (const [key, child] of Object.entries(v)) walk(child, path ? `${path}.${key}` : key);
+      } else lines.push(path ? `${path}: ${String(v)}` : String(v));
+    };
+    walk(root, prefix);
+    return lines.join('\n');
   };
-  walk(value, '');
+  if (records) {
+    return {
+      text: records.map((record, i) => flatten(record, `[${i}]`)).join('\n\n'),
+      metadata: { rows: records.length, bytes: data.byteLength },
+    };
+  }
   const title =
     value &&
     typeof value === 'object' &&
@@ -110,40 +141,13 @@ export const parseJson: FormatParser = async ({ data }) => {
     typeof (value as { title?: unknown }).title === 'string'
       ? (value as { title: string }).title
       : undefined;
-  return { text: lines.join('\n'), metadata: { ...(title ? { title } : {}), bytes: data.byteLength } };
+  return { text: flatten(value, ''), metadata: { ...(title ? { title } : {}), bytes: data.byteLength } };
 };
 
-const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({
-  selector,
-  options: { uppercase: false },
-}));
-
-/**
- * HTML to readable text with html-to-text; scripts, styles, navigation, buttons and other non-content
- * elements are dropped.
- */
+/** HTML documents: readable text (html.ts), the title from `<title>`. */
 export const parseHtml: FormatParser = async ({ data }) => {
   const html = decodeText(data);
-  const text = convert(html, {
-    wordwrap: false,
-    selectors: [
-      ...HEADINGS,
-      { selector: 'a', options: { ignoreHref: true } },
-      { selector: 'img', format: 'skip' },
-      { selector: 'script', format: 'skip' },
-      { selector: 'style', format: 'skip' },
-      { selector: 'noscript', format: 'skip' },
-      { selector: 'template', format: 'skip' },
-      { selector: 'svg', format: 'skip' },
-      // A saved or fetched web page's navigation, buttons and embeds are not its text.
-      { selector: 'nav', format: 'skip' },
-      { selector: 'button', format: 'skip' },
-      { selector: 'iframe', format: 'skip' },
-      { selector: 'canvas', format: 'skip' },
-      { selector: 'table', options: { uppercaseHeaderCells: false } },
-    ],
-  }).trim();
-  const rawTitle = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
-  const title = rawTitle ? convert(rawTitle, { wordwrap: false }).trim() : undefined;
+  const text = htmlToText(html);
+  const title = htmlElementText(html, /<title[^>]*>([\s\S]*?)<\/title>/i);
   return { text, metadata: { ...(title ? { title } : {}), bytes: data.byteLength } };
 };

@@ -34,7 +34,7 @@ export interface DocumentMetadata {
   title?: string;
   /** PDF pages. */
   pages?: number;
-  /** CSV, XLSX and ODS data rows (header rows not counted). */
+  /** CSV, XLSX and ODS data rows (header rows not counted); JSON Lines records. */
   rows?: number;
   /** CSV column names. */
   columns?: string[];
@@ -42,6 +42,10 @@ export interface DocumentMetadata {
   sheets?: number;
   /** PPTX and ODP slides. */
   slides?: number;
+  /** EPUB chapters that hold text. */
+  chapters?: number;
+  /** An email's attachments (inline images not counted), read or only named. */
+  attachments?: number;
   /** DOCX/ODT paragraphs (headings included). */
   paragraphs?: number;
   /** Size of the document as read, in bytes. */
@@ -58,7 +62,10 @@ export interface ParsedDocument {
   pages?: string[];
   /** XLSX and ODS: the text of each sheet that holds data, in workbook order. */
   sheets?: { name: string; text: string }[];
-  /** Slides (pptx, odp), paragraphs (docx, odt), markdown sections, CSV, XLSX and ODS rows. */
+  /**
+   * Slides (pptx, odp), chapters (epub), paragraphs (docx, odt), markdown sections, CSV, XLSX and ODS
+   * rows; an email's message, then each attachment read (titled by its file name).
+   */
   sections?: DocumentSection[];
   metadata: DocumentMetadata;
 }
@@ -68,6 +75,8 @@ export interface ParseContext {
   data: Uint8Array;
   filename: string;
   limits: ParseLimits;
+  /** Parses a file found inside this one (an email's attachment); absent where nesting stops. */
+  parseInner?: (data: Uint8Array, filename: string, mimeType: string) => Promise<ParsedDocument>;
 }
 
 export type FormatParser = (ctx: ParseContext) => Promise<Omit<ParsedDocument, 'type'>>;

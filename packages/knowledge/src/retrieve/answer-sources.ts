@@ -7,14 +7,16 @@ export const MAX_ANSWER_SOURCES = 20;
 
 /**
  * A retrieved chunk as a source shown under an answer (a simple chatbot's or a flow's), with its PDF
- * page, spreadsheet sheet or presentation slide when its metadata has one (the chunk metadata convention).
+ * page, spreadsheet sheet, presentation slide, book chapter or email attachment when its metadata has
+ * one (the chunk metadata convention).
  */
 export function answerSource(
   collection: { id: string; name: string },
   chunk: Pick<RetrievedChunk, 'content' | 'score' | 'source' | 'metadata'>,
 ): AnswerSource {
-  const { page, sheet, slide } = chunk.metadata;
+  const { page, sheet, slide, chapter, attachment } = chunk.metadata;
   const position = (n: unknown) => typeof n === 'number' && Number.isInteger(n) && n > 0;
+  const name = (s: unknown): s is string => typeof s === 'string' && s !== '';
   return {
     collection_id: collection.id,
     collection_name: collection.name,
@@ -22,8 +24,10 @@ export function answerSource(
     filename: chunk.source.filename,
     chunk_index: chunk.source.chunk_index,
     ...(position(page) ? { page: page as number } : {}),
-    ...(typeof sheet === 'string' && sheet !== '' ? { sheet } : {}),
+    ...(name(sheet) ? { sheet } : {}),
     ...(position(slide) ? { slide: slide as number } : {}),
+    ...(name(chapter) ? { chapter } : {}),
+    ...(name(attachment) ? { attachment } : {}),
     score: chunk.score,
     excerpt: chunk.content.slice(0, SOURCE_EXCERPT_CHARS),
   };

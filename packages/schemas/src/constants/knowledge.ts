@@ -22,6 +22,8 @@ export const documentTypes = [
   'xlsx',
   'ods',
   'odp',
+  'epub',
+  'email',
   'markdown',
   'csv',
   'json',
@@ -39,15 +41,32 @@ export const KNOWLEDGE_EXTENSIONS: Readonly<Record<string, DocumentType>> = {
   '.xlsx': 'xlsx',
   '.ods': 'ods',
   '.odp': 'odp',
+  '.epub': 'epub',
+  '.eml': 'email',
   '.md': 'markdown',
   '.markdown': 'markdown',
+  '.mdx': 'markdown',
   '.csv': 'csv',
   // Tab-separated values: the CSV reader finds the delimiter from the first line.
   '.tsv': 'csv',
   '.json': 'json',
+  // JSON Lines: one value per line.
+  '.jsonl': 'json',
+  '.ndjson': 'json',
   '.html': 'html',
   '.htm': 'html',
+  '.xhtml': 'html',
   '.txt': 'txt',
+  // Plain-text markups and formats read as they are written.
+  '.text': 'txt',
+  '.rst': 'txt',
+  '.adoc': 'txt',
+  '.asciidoc': 'txt',
+  '.org': 'txt',
+  '.tex': 'txt',
+  '.yaml': 'txt',
+  '.yml': 'txt',
+  '.log': 'txt',
 };
 
 /** Stored tool configurations nodes reference by `toolId`. */

@@ -17,6 +17,9 @@ export function AnswerSources({ sources }: { sources: AnswerSource[] }) {
     if (place?.kind === 'page') return t('chatPage.messages.sourcePage', { page: place.value });
     if (place?.kind === 'sheet') return t('chatPage.messages.sourceSheet', { sheet: place.value });
     if (place?.kind === 'slide') return t('chatPage.messages.sourceSlide', { slide: place.value });
+    if (place?.kind === 'chapter') return t('chatPage.messages.sourceChapter', { chapter: place.value });
+    if (place?.kind === 'attachment')
+      return t('chatPage.messages.sourceAttachment', { attachment: place.value });
     return place ? t('chatPage.messages.sourceChunk', { index: place.value }) : null;
   };
   const groups = groupSources(sources);

@@ -4,11 +4,12 @@ import { formatScore } from './format';
 
 /**
  * One chunk of a test retrieval: its score, its file, where it sits (chunk index; the PDF page, the
- * spreadsheet sheet or the presentation slide when the chunk's metadata says) and its text.
+ * spreadsheet sheet, the presentation slide, the book chapter or the email attachment when the chunk's
+ * metadata says) and its text.
  */
 export function RetrievedChunkItem({ chunk }: { chunk: RetrievedChunk }) {
   const { t } = useTranslation();
-  const { page, sheet, slide } = chunk.metadata;
+  const { page, sheet, slide, chapter, attachment } = chunk.metadata;
   return (
     <li className="grid gap-2 rounded-lg border bg-card p-3" data-testid="retrieved-chunk">
       <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
@@ -25,6 +26,12 @@ export function RetrievedChunkItem({ chunk }: { chunk: RetrievedChunk }) {
         {typeof slide === 'number' ? <span>{t('knowledge.retrieval.slide', { slide })}</span> : null}
         {typeof sheet === 'string' ? (
           <span className="min-w-0 truncate">{t('knowledge.retrieval.sheet', { sheet })}</span>
+        ) : null}
+        {typeof chapter === 'string' ? (
+          <span className="min-w-0 truncate">{t('knowledge.retrieval.chapter', { chapter })}</span>
+        ) : null}
+        {typeof attachment === 'string' ? (
+          <span className="min-w-0 truncate">{t('knowledge.retrieval.attachment', { attachment })}</span>
         ) : null}
       </div>
       <p className="line-clamp-6 whitespace-pre-wrap text-sm">{chunk.content}</p>
