@@ -1,12 +1,14 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { getDocumentProxy } from 'unpdf';
 import { unreadable } from './errors';
+import { dropRunningLines, layoutText, pdfLines, type PdfLine } from './pdf-layout';
 import type { FormatParser } from './types';
 
 /**
  * PDF text with pdf.js (the serverless build shipped inside `unpdf`: no worker file, no canvas, no
- * downloads). It runs in a parser thread (pool.ts); pages are read one at a time with a turn of the
- * loop between them all the same, so even run on a main thread a long PDF holds it one page at a time.
+ * downloads), laid out as pdf-layout.ts says (paragraphs apart, running headers and footers dropped).
+ * It runs in a parser thread (pool.ts); pages are read one at a time with a turn of the loop between
+ * them all the same, so even run on a main thread a long PDF holds it one page at a time.
  */
 export const parsePdf: FormatParser = async ({ data }) => {
   // pdf.js takes the bytes over (it detaches a buffer they fill, and copies a part of a larger one):
@@ -27,19 +29,17 @@ export const parsePdf: FormatParser = async ({ data }) => {
     throw unreadable(`not a readable PDF (${err instanceof Error ? err.message : String(err)})`, err);
   }
   try {
-    const pages: string[] = [];
+    const read: { lines: PdfLine[]; height: number }[] = [];
     for (let n = 1; n <= pdf.numPages; n++) {
       const page = await pdf.getPage(n);
       const content = await page.getTextContent();
-      let text = '';
-      for (const item of content.items) {
-        if (!('str' in item)) continue;
-        text += item.str + (item.hasEOL ? '\n' : '');
-      }
-      pages.push(text.replace(/[ \t]+\n/g, '\n').trim());
+      const [, bottom = 0, , top = 0] = page.view;
+      const lines = pdfLines(content.items.flatMap((item) => ('str' in item ? [item] : [])));
+      read.push({ lines: lines.map((l) => ({ ...l, y: l.y - bottom })), height: top - bottom });
       page.cleanup();
       await yieldToLoop();
     }
+    const pages = dropRunningLines(read).map(layoutText);
     let title: string | undefined;
     try {
       const { info } = await pdf.getMetadata();
