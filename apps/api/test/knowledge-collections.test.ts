@@ -77,6 +77,10 @@ describe('RAG collections', () => {
       status: 422,
       body: { code: 'invalid_model_type' },
     });
+    expect(await create({ ocr_model_id: llm })).toMatchObject({
+      status: 422,
+      body: { code: 'invalid_model_type', detail: expect.stringContaining('is not an ocr model') },
+    });
     expect(await create({ chunk_size: 100, chunk_overlap: 100 })).toMatchObject({
       status: 422,
       body: { code: 'invalid_chunk_overlap' },
@@ -85,6 +89,20 @@ describe('RAG collections', () => {
     const theirs = (await call(t.app, 'GET', `/connectors?workspace_id=${elsewhere}`, { token: token() }))
       .body.connectors[0].id;
     expect((await create({ connector_id: theirs })).status).toBe(404);
+  });
+
+  it('an OCR model reads scanned pages: set, shown, cleared; another workspace’s model is not found', async () => {
+    const { collectionId } = await builtinCollection(t.app, org, ws, fake.url, 'Scans');
+    expect((await get(collectionId)).rag_collection.ocr_model_id).toBeNull();
+    const { modelId: ocr } = await fakeModel(t.app, org, ws, fake.url, { name: 'gpt-4o-mini', type: 'ocr' });
+    const put = (body: object) =>
+      call(t.app, 'PUT', `/rag_collections/${collectionId}`, { token: token(), body });
+    expect((await put({ ocr_model_id: ocr })).body.rag_collection.ocr_model_id).toBe(ocr);
+    expect((await get(collectionId)).rag_collection.ocr_model_id).toBe(ocr);
+    const elsewhere = await org.workspace(org.admin, 'Scans elsewhere');
+    const { modelId: theirs } = await fakeModel(t.app, org, elsewhere, fake.url, { type: 'ocr' });
+    expect((await put({ ocr_model_id: theirs })).status).toBe(404);
+    expect((await put({ ocr_model_id: null })).body.rag_collection.ocr_model_id).toBeNull();
   });
 
   it('updates settings; the embeddings model only while the collection is empty', async () => {

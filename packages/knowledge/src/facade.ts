@@ -59,6 +59,7 @@ export interface CollectionRecord {
   topK: number;
   scoreThreshold: number | null;
   rerankModelId: string | null;
+  ocrModelId: string | null;
   hybrid: boolean;
   connector: ConnectorRecord;
 }

@@ -41,7 +41,7 @@ export interface Env {
   workspaceId: string;
   connectorId: string;
   scope: MeterScope;
-  models: Record<'embed' | 'rerank' | 'broken', string>;
+  models: Record<'embed' | 'rerank' | 'broken' | 'ocr', string>;
   errors: unknown[];
   close(): Promise<void>;
 }
@@ -99,7 +99,9 @@ export async function startEnv(name: string, options: EnvOptions = {}): Promise<
   };
   const openai = await addProvider('openai_compatible', `${fake.url}/v1`);
   const reranker = await addProvider('rerank', `${fake.url}/v2`);
+  const mistral = await addProvider('mistral', `${fake.url}/v1`);
   const ids = {
+    ocr: await addModel(mistral, 'mistral-ocr-latest', 'ocr'),
     embed: await addModel(openai, 'text-embedding-3-small', 'text-embeddings'),
     rerank: await addModel(reranker, 'rerank-v3.5', 'rerank'),
     broken: await addModel(openai, 'fail-401', 'text-embeddings'),
@@ -183,7 +185,7 @@ export async function queueDocument(
   env: Env,
   collectionId: string,
   filename: string,
-  content: { fixture: string } | { text: string },
+  content: { fixture: string } | { text: string } | { data: Uint8Array },
   /** Another capability instance (its own data directory) to ingest the document instead of env's. */
   worker: { knowledge: Knowledge; dataDir: string } = env,
 ): Promise<string> {
@@ -195,7 +197,7 @@ export async function queueDocument(
   const storagePath = join('uploads', `${id}-${randomUUID().slice(0, 8)}`);
   const full = join(worker.dataDir, storagePath);
   if ('fixture' in content) await copyFile(join(FIXTURES, content.fixture), full);
-  else await writeFile(full, content.text);
+  else await writeFile(full, 'text' in content ? content.text : content.data);
   const values = {
     status: 'queued' as const,
     storagePath,

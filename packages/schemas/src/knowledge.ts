@@ -138,6 +138,8 @@ export const ragCollection = z.object({
   top_k: z.number().int(),
   score_threshold: z.number().nullable(),
   rerank_model_id: z.string().nullable(),
+  /** The OCR model that reads PDF pages without text (scans); null: such pages are left out. */
+  ocr_model_id: z.string().nullable(),
   hybrid: z.boolean(),
   /** false for a read-only external collection: no uploads. */
   writable: z.boolean(),
@@ -180,6 +182,7 @@ export const createRagCollectionBody = z
     top_k: topK.optional(),
     score_threshold: threshold.optional(),
     rerank_model_id: uuid.nullable().optional(),
+    ocr_model_id: uuid.nullable().optional(),
     hybrid: z.boolean().optional(),
   })
   .strict();
@@ -196,6 +199,7 @@ export const updateRagCollectionBody = z
     top_k: topK.optional(),
     score_threshold: threshold.optional(),
     rerank_model_id: uuid.nullable().optional(),
+    ocr_model_id: uuid.nullable().optional(),
     hybrid: z.boolean().optional(),
   })
   .strict();
@@ -217,6 +221,8 @@ export const ragDocument = z.object({
   progress: z.number(),
   chunk_count: z.number().int(),
   chunks_skipped: z.number().int(),
+  /** PDF pages without text read by the collection's OCR model at the last ingestion. */
+  ocr_pages: z.number().int(),
   error: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),

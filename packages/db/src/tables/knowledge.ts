@@ -80,6 +80,8 @@ export const ragCollections = pgTable(
     topK: integer('top_k').notNull().default(4),
     scoreThreshold: real('score_threshold'),
     rerankModelId: uuid('rerank_model_id').references(() => models.id, { onDelete: 'set null' }),
+    /** The OCR model that reads PDF pages without text (scans); null: such pages are left out. */
+    ocrModelId: uuid('ocr_model_id').references(() => models.id, { onDelete: 'set null' }),
     hybrid: boolean('hybrid').notNull().default(false),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     ...stamps,
@@ -126,6 +128,8 @@ export const ragDocuments = pgTable(
     chunkCount: integer('chunk_count').notNull().default(0),
     /** Chunks left as they were by smart insertion (same content hash). */
     chunksSkipped: integer('chunks_skipped').notNull().default(0),
+    /** PDF pages without text read by the collection's OCR model at the last ingestion. */
+    ocrPages: integer('ocr_pages').notNull().default(0),
     error: text('error'),
     attempts: integer('attempts').notNull().default(0),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),

@@ -94,7 +94,7 @@ const part = (text: string, metadata: Metadata) => ({ text, metadata });
 
 /**
  * Cuts a parsed document with its collection's splitter (the engine's three splitters): recursive by
- * size (PDF pages apart, each chunk knowing its `page`; XLSX and ODS sheets apart, each knowing its
+ * size (PDF pages apart, each chunk knowing its `page`, and `ocr` when an OCR model read it; XLSX and ODS sheets apart, each knowing its
  * `sheet`; PPTX and ODP slides apart, each knowing its `slide`; EPUB chapters apart, each knowing its
  * `chapter` title; an email's message and attachments apart, an attachment's knowing its `attachment`);
  * markdown at headings (the headings above a chunk in its metadata) for markdown documents; html at
@@ -118,8 +118,11 @@ export async function chunkDocument(
     return sectionsBySize(htmlSplit(html, { headers: HTML_HEADERS, returnEachElement: false }), options);
   }
   if (parsed.type === 'pdf' && parsed.pages && parsed.pages.length > 0) {
+    const read = new Set(parsed.ocrPages);
     return bySizeYielding(
-      parsed.pages.map((text, index) => ({ text, metadata: { page: index + 1 } })),
+      parsed.pages.map((text, index) =>
+        part(text, read.has(index + 1) ? { page: index + 1, ocr: true } : { page: index + 1 }),
+      ),
       options,
     );
   }

@@ -11,6 +11,7 @@ import { loadCollectionById, setDimension, type CollectionRecord } from '../serv
 import type { SqlClient } from '../stores/sql-client';
 import { contentHash, KnowledgeError, type ChunkInput, type VectorStore } from '../stores/vector-store';
 import { chunkDocument, documentMetadata } from './chunk';
+import { pagesWithoutText, readScannedPages } from './ocr-pages';
 import type { ClaimedDocument, Lease } from './queue';
 import { fetchWebDocument, WEB_DOCUMENT_BYTES } from './web-source';
 
@@ -109,12 +110,17 @@ async function readSource(
   document: ClaimedDocument,
   collection: CollectionRecord,
   signal: AbortSignal,
-): Promise<{ parsed: ParsedDocument; html: string | undefined }> {
+): Promise<{
+  parsed: ParsedDocument;
+  html: string | undefined;
+  source: { path: string } | { data: Uint8Array };
+}> {
   const rawHtml = (parsed: ParsedDocument) => collection.splitter === 'html' && parsed.type === 'html';
   if (document.sourceUrl) {
     const page = await fetchWebDocument(ctx.deps, document.sourceUrl, signal);
+    // Parsing moves a copy of the bytes to its thread: these stay for drawing scanned pages.
     const parsed = await parseDocument({ ...page, limits: { maxBytes: WEB_DOCUMENT_BYTES } });
-    return { parsed, html: rawHtml(parsed) ? decodeText(page.data) : undefined };
+    return { parsed, html: rawHtml(parsed) ? decodeText(page.data) : undefined, source: { data: page.data } };
   }
   if (!document.storagePath) {
     throw new KnowledgeError(422, 'file_missing', 'The uploaded file is gone; upload the document again.');
@@ -126,7 +132,7 @@ async function readSource(
     mimeType: document.mimeType,
     limits: { maxBytes: KNOWLEDGE_LIMITS.maxDocumentBytes },
   });
-  return { parsed, html: rawHtml(parsed) ? await readFile(path, 'utf8') : undefined };
+  return { parsed, html: rawHtml(parsed) ? await readFile(path, 'utf8') : undefined, source: { path } };
 }
 
 /**
@@ -153,14 +159,33 @@ export async function ingestDocument(
       'The collection has no embeddings model any more; choose one in its settings.',
     );
   }
-  const { parsed, html } = await readSource(ctx, document, collection, signal);
+  const { parsed, html, source } = await readSource(ctx, document, collection, signal);
   signal.throwIfAborted();
+  const scope = ingestionScope(document, collection);
+  // Scanned pages: read by the collection's OCR model, before any chunk is made (progress to 0.5).
+  let ocrPages = 0;
+  if (collection.ocrModelId && pagesWithoutText(parsed).length > 0) {
+    ocrPages = await readScannedPages({
+      calls: ctx.calls,
+      scope,
+      modelId: collection.ocrModelId,
+      filename: document.filename,
+      parsed,
+      source,
+      signal,
+      onProgress: async (read, total) => {
+        if (!(await lease.update({ progress: 0.05 + (0.45 * read) / total }))) throw new LeaseLost();
+      },
+    });
+  }
   const pieces = await chunkDocument(parsed, collection, html);
   if (pieces.length === 0) {
     throw new KnowledgeError(
       422,
       'no_text',
-      'No text was found in the document (a scanned PDF or an image needs OCR first).',
+      parsed.type === 'pdf' && !collection.ocrModelId
+        ? 'No text was found in the document: a scanned PDF is read by an OCR model; choose one in the collection’s settings.'
+        : 'No text was found in the document.',
     );
   }
   signal.throwIfAborted();
@@ -193,12 +218,14 @@ export async function ingestDocument(
   }
   const skipped = chunks.length - todo.length;
   let done = skipped;
-  const progressOf = () => 0.1 + (0.9 * done) / chunks.length;
+  const start = ocrPages > 0 ? 0.5 : 0.1;
+  const progressOf = () => start + ((1 - start) * done) / chunks.length;
   if (
     !(await lease.update({
       progress: progressOf(),
       chunkCount: done,
       chunksSkipped: skipped,
+      ocrPages,
       type: parsed.type,
       ...(document.sourceUrl ? { sizeBytes: parsed.metadata.bytes } : {}),
     }))
@@ -208,7 +235,7 @@ export async function ingestDocument(
 
   const ensure = collectionEnsurer(ctx, collection, store);
   await ctx.calls.embedTexts(
-    ingestionScope(document, collection),
+    scope,
     collection.embeddingsModelId,
     todo.map((c) => c.content),
     signal,

@@ -76,6 +76,7 @@ export interface DocumentUpdate {
   progress?: number;
   chunkCount?: number;
   chunksSkipped?: number;
+  ocrPages?: number;
   type?: string;
   /** The size of what was read (a web page: known once fetched). */
   sizeBytes?: number;
@@ -123,6 +124,7 @@ export class Lease {
       if (update.progress !== undefined) add('progress', update.progress);
       if (update.chunkCount !== undefined) add('chunk_count', update.chunkCount);
       if (update.chunksSkipped !== undefined) add('chunks_skipped', update.chunksSkipped);
+      if (update.ocrPages !== undefined) add('ocr_pages', update.ocrPages);
       if (update.type !== undefined) add('type', update.type);
       if (update.sizeBytes !== undefined) add('size_bytes', update.sizeBytes);
       if (update.error !== undefined) add('error', update.error);

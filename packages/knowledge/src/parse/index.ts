@@ -1,11 +1,13 @@
 import { asDocumentError, tooLarge } from './errors';
 import { sharedParsePool } from './pool';
 import { readLimited } from './read';
+import type { PageImage } from './pdf-render';
 import { DEFAULT_LIMITS, type ParseLimits, type ParsedDocument } from './types';
 
 export { DocumentError, type DocumentErrorCode } from './errors';
 export { detectType } from './detect';
 export { readFileLimited, readLimited } from './read';
+export { PAGE_IMAGE_LONG_SIDE, type PageImage } from './pdf-render';
 export { ZipArchive, type ZipEntry } from './zip';
 export {
   closeParsePool,
@@ -75,3 +77,22 @@ const ownBuffer = (data: Uint8Array): ArrayBuffer[] =>
 /** A view over part of a larger buffer is cloned with all of that buffer: copy just the part then. */
 const wholeView = (data: Uint8Array): Uint8Array =>
   data.byteOffset === 0 && data.byteLength === data.buffer.byteLength ? data : new Uint8Array(data);
+
+/**
+ * Draws a PDF's pages (1-based; others are skipped) as JPEG images in a parser thread, for an OCR
+ * model to read: scanned pages have no text for `parseDocument` to find. Fails as a parse does.
+ */
+export async function renderPdfPages(
+  input: ({ path: string; data?: never } | { data: Uint8Array; path?: never }) & {
+    pages: number[];
+    limits?: Partial<ParseLimits>;
+  },
+): Promise<PageImage[]> {
+  const limits: ParseLimits = { ...DEFAULT_LIMITS, ...input.limits };
+  const source = input.path !== undefined ? { path: input.path } : { data: wholeView(input.data) };
+  try {
+    return await sharedParsePool().render({ ...source, pages: input.pages, limits });
+  } catch (err) {
+    throw asDocumentError(err, 'cannot draw the PDF pages');
+  }
+}

@@ -5,6 +5,7 @@ import { tooLarge, unreadable } from './errors';
 import { parseDocx, parsePptx } from './office';
 import { parseOdp, parseOds, parseOdt } from './opendocument';
 import { parsePdf } from './pdf';
+import { renderPdfPages, type PageImage } from './pdf-render';
 import { readFileLimited } from './read';
 import { parseXlsx } from './spreadsheet';
 import { parseCsv, parseHtml, parseJson, parseMarkdown, parseTxt } from './text';
@@ -34,20 +35,32 @@ export type ParseTask = ({ path: string; data?: never } | { data: Uint8Array; pa
   limits: ParseLimits;
 };
 
+/** What a parser thread is handed to draw PDF pages (1-based) as images. */
+export type RenderTask = ({ path: string; data?: never } | { data: Uint8Array; path?: never }) & {
+  pages: number[];
+  limits: ParseLimits;
+};
+
+/** The task's bytes: a file read within the size limit, or the bytes given, checked against it. */
+async function taskBytes(task: ParseTask | RenderTask): Promise<Uint8Array> {
+  const { limits } = task;
+  if (task.path !== undefined) return readFileLimited(task.path, limits.maxBytes);
+  if (task.data.byteLength > limits.maxBytes)
+    throw tooLarge(`document is larger than the limit of ${limits.maxBytes} bytes`);
+  return task.data;
+}
+
 /**
  * Reads (a file, within the size limit), detects the type and parses: the work of a parser thread.
  * Throws `DocumentError`s, and whatever a format library throws.
  */
 export async function parseSource(task: ParseTask): Promise<ParsedDocument> {
-  const { limits } = task;
-  let data: Uint8Array;
-  if (task.path !== undefined) data = await readFileLimited(task.path, limits.maxBytes);
-  else {
-    data = task.data;
-    if (data.byteLength > limits.maxBytes)
-      throw tooLarge(`document is larger than the limit of ${limits.maxBytes} bytes`);
-  }
-  return parseData(data, task.filename, task.mimeType, limits, 0);
+  return parseData(await taskBytes(task), task.filename, task.mimeType, task.limits, 0);
+}
+
+/** Draws a PDF's pages as JPEG images (for OCR): the other work of a parser thread. */
+export async function renderSource(task: RenderTask): Promise<PageImage[]> {
+  return renderPdfPages(await taskBytes(task), task.pages);
 }
 
 /** Files inside files (an email's attachments) are read one level deep: an attached email's own are named only. */

@@ -2,8 +2,9 @@ import { availableParallelism } from 'node:os';
 import pLimit from 'p-limit';
 import { Piscina } from 'piscina';
 import { DocumentError, parserUnavailable, parseTimeout, tooLarge, unreadable } from './errors';
-import type { ParseTask } from './parse-source';
-import type { ThreadAnswer } from './thread';
+import type { ParseTask, RenderTask } from './parse-source';
+import type { PageImage } from './pdf-render';
+import type { ThreadAnswer, ThreadTask } from './thread';
 import type { ParsedDocument } from './types';
 
 export interface ParsePoolOptions {
@@ -21,6 +22,8 @@ export interface ParsePool {
   readonly threads: number;
   /** Parses in a thread; every failure is a `DocumentError`. `transfer`: buffers of the task to move, not copy. */
   parse(task: ParseTask, transfer?: ArrayBuffer[]): Promise<ParsedDocument>;
+  /** Draws PDF pages as images in a thread, with a parse's limits and failures. */
+  render(task: RenderTask): Promise<PageImage[]>;
   /** Lets the parses already asked for end, then stops the threads. */
   close(): Promise<void>;
 }
@@ -52,7 +55,7 @@ const threadArgv = () =>
 export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   const threads = Math.max(1, Math.floor(options.threads ?? defaultParseThreads()));
   const maxMemoryMb = options.maxMemoryMb ?? DEFAULT_MEMORY_MB;
-  const piscina = new Piscina<ParseTask, ThreadAnswer>({
+  const piscina = new Piscina<ThreadTask, ThreadAnswer>({
     filename: (options.entry ?? threadEntry()).href,
     ...(built && !options.entry ? { execArgv: threadArgv() } : {}),
     minThreads: 0,
@@ -74,9 +77,13 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
     for (const parse of handed) parse.abort(error instanceof Error ? error : new Error(String(error)));
   });
 
-  async function runOne(task: ParseTask, transfer: ArrayBuffer[] | undefined): Promise<ParsedDocument> {
+  async function runOne(
+    task: ThreadTask,
+    transfer: ArrayBuffer[] | undefined,
+  ): Promise<ThreadAnswer & { ok: true }> {
+    const limits = task.render ? task.render.limits : task.limits;
     const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(TIMED_OUT), task.limits.timeoutMs);
+    const timer = setTimeout(() => timeout.abort(TIMED_OUT), limits.timeoutMs);
     handed.add(timeout);
     let answer: ThreadAnswer;
     try {
@@ -94,7 +101,7 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
       }
       if (timeout.signal.aborted) {
         throw parseTimeout(
-          `parsing took longer than ${seconds(task.limits.timeoutMs)} and was stopped (a document this complex needs splitting)`,
+          `parsing took longer than ${seconds(limits.timeoutMs)} and was stopped (a document this complex needs splitting)`,
         );
       }
       if ((error as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
@@ -110,18 +117,34 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
       clearTimeout(timer);
       handed.delete(timeout);
     }
-    if (answer.ok) return answer.document;
+    if (answer.ok) return answer;
     throw new DocumentError(answer.code, answer.detail);
+  }
+
+  /** Runs a task when a thread is free, tracked until it ends (`close` waits for it). */
+  function queued<T>(work: () => Promise<T>): Promise<T> {
+    const done = turn(work);
+    const tracked = done.catch(() => undefined);
+    running.add(tracked);
+    void tracked.then(() => running.delete(tracked));
+    return done;
   }
 
   return {
     threads,
     parse(task, transfer) {
-      const parsed = turn(() => runOne(task, transfer));
-      const tracked = parsed.catch(() => undefined);
-      running.add(tracked);
-      void tracked.then(() => running.delete(tracked));
-      return parsed;
+      return queued(async () => {
+        const answer = await runOne(task, transfer);
+        if (!('document' in answer)) throw unreadable('the parser thread answered no document');
+        return answer.document;
+      });
+    },
+    render(task) {
+      return queued(async () => {
+        const answer = await runOne({ render: task }, undefined);
+        if (!('images' in answer)) throw unreadable('the parser thread answered no images');
+        return answer.images;
+      });
     },
     async close() {
       while (running.size > 0) await Promise.all(running);

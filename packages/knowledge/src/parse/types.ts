@@ -60,6 +60,8 @@ export interface ParsedDocument {
   text: string;
   /** PDF: the text of each page, in order. */
   pages?: string[];
+  /** PDF: the pages (1-based) whose text an OCR model read (set by ingestion, not by parsing). */
+  ocrPages?: number[];
   /** XLSX and ODS: the text of each sheet that holds data, in workbook order. */
   sheets?: { name: string; text: string }[];
   /**

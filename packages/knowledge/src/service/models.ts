@@ -78,7 +78,11 @@ export function createModelCalls(deps: KnowledgeDeps, queryCache: QueryCacheOpti
   const questions = createQueryEmbeddingCache(queryCache);
 
   /** A model of the scope's workspace of the given type; one the caller already read is only checked. */
-  async function target(scope: MeterScope, model: string | ModelTarget, type: 'text-embeddings' | 'rerank') {
+  async function target(
+    scope: MeterScope,
+    model: string | ModelTarget,
+    type: 'text-embeddings' | 'rerank' | 'ocr',
+  ) {
     let t: ModelTarget;
     if (typeof model !== 'string') {
       if (
@@ -99,8 +103,12 @@ export function createModelCalls(deps: KnowledgeDeps, queryCache: QueryCacheOpti
     if (t.model.modelType !== type) {
       throw new KnowledgeError(
         422,
-        type === 'rerank' ? 'not_a_rerank_model' : 'not_an_embeddings_model',
-        `The model "${t.model.name}" is a ${t.model.modelType} model, not a ${type} model.`,
+        {
+          rerank: 'not_a_rerank_model',
+          ocr: 'not_an_ocr_model',
+          'text-embeddings': 'not_an_embeddings_model',
+        }[type],
+        `The model "${t.model.name}" is a ${t.model.modelType} model, not ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} model.`,
       );
     }
     return t;
@@ -252,7 +260,39 @@ export function createModelCalls(deps: KnowledgeDeps, queryCache: QueryCacheOpti
       .sort((a, b) => b.score - a.score);
   }
 
-  return { embedTexts, embedQuery, rerank, target };
+  /**
+   * Reads the text of a page image (a data URL) with an `ocr` model of the scope's workspace: one
+   * metered call. Answers the text as the model gives it (Markdown for Mistral's OCR).
+   */
+  async function readImage(
+    scope: MeterScope,
+    modelId: string,
+    image: string,
+    what: string,
+    signal?: AbortSignal,
+  ): Promise<string> {
+    const t = await target(scope, modelId, 'ocr');
+    const reader = deps.models.adaptersFor(t.provider).ocr;
+    if (!reader)
+      throw new KnowledgeError(422, 'unsupported_model', `The model "${t.model.name}" cannot read images.`);
+    const result = await meteredCall({
+      db: deps.db,
+      scope,
+      primary: t,
+      prompt: `[${what}]`,
+      userMessage: '',
+      streamed: false,
+      description: describe(scope, 'OCR', t),
+      metadata: scope.chatbotId ? { chatbot_id: scope.chatbotId } : {},
+      async call(target) {
+        const answer = await reader.read(target.model.modelName, image, { signal });
+        return { value: answer.text, used: answer.usage, response: answer.text };
+      },
+    });
+    return result.value;
+  }
+
+  return { embedTexts, embedQuery, rerank, readImage, target };
 }
 
 export type ModelCalls = ReturnType<typeof createModelCalls>;

@@ -28,6 +28,7 @@ interface CollectionRow {
   top_k: number;
   score_threshold: number | null;
   rerank_model_id: string | null;
+  ocr_model_id: string | null;
   hybrid: boolean;
   connector_id: string;
   connector_kind: ConnectorRecord['kind'];
@@ -37,7 +38,7 @@ interface CollectionRow {
 
 const COLLECTION_SELECT = `SELECT c.id, c.organization_id, c.workspace_id, c.name, c.collection_name,
   c.embeddings_model_id, c.dimension, c.distance, c.splitter, c.chunk_size, c.chunk_overlap, c.top_k,
-  c.score_threshold, c.rerank_model_id, c.hybrid, k.id AS connector_id, k.kind AS connector_kind,
+  c.score_threshold, c.rerank_model_id, c.ocr_model_id, c.hybrid, k.id AS connector_id, k.kind AS connector_kind,
   k.settings AS connector_settings, k.secret_encrypted AS connector_secret
   FROM rag_collections c JOIN connectors k ON k.id = c.connector_id`;
 
@@ -61,6 +62,7 @@ function toCollection(row: CollectionRow): CollectionRecord {
     topK: row.top_k,
     scoreThreshold: row.score_threshold === null ? null : Number(row.score_threshold),
     rerankModelId: row.rerank_model_id,
+    ocrModelId: row.ocr_model_id,
     hybrid: row.hybrid,
     connector: {
       id: row.connector_id,

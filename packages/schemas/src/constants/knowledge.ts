@@ -78,6 +78,8 @@ export const KNOWLEDGE_LIMITS = {
   maxDocumentBytes: 100 * 1024 * 1024,
   /** Files in one upload request. */
   maxFilesPerUpload: 20,
+  /** PDF pages without text (scans) one document may have read by OCR. */
+  maxOcrPages: 500,
   /** Pages one sitemap adds to a collection. */
   maxWebPages: 500,
   maxTopK: 100,

@@ -17,15 +17,37 @@ function documentUrl(document: unknown): string {
   );
 }
 
-/** POST /v1/ocr (Mistral OCR). Data URLs are measured; other URLs are never fetched (no internet in tests). */
+/** A JPEG's pixel size, from its start-of-frame segment; undefined for anything else. */
+export function jpegSize(bytes: Buffer): { width: number; height: number } | undefined {
+  if (bytes[0] !== 0xff || bytes[1] !== 0xd8) return undefined;
+  let at = 2;
+  while (at + 9 < bytes.length && bytes[at] === 0xff) {
+    const marker = bytes[at + 1]!;
+    if (marker >= 0xc0 && marker <= 0xc3) {
+      return { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
+    }
+    at += 2 + bytes.readUInt16BE(at + 2);
+  }
+  return undefined;
+}
+
+/**
+ * POST /v1/ocr (Mistral OCR). Data URLs are measured (a JPEG's pixel size too: what a page drawn for
+ * OCR looked like); other URLs are never fetched (no internet in tests).
+ */
 export async function ocr(ex: Exchange): Promise<void> {
   const body = requireObject(ex.json);
   const model = requireModel(ex, body);
   const url = documentUrl(body.document);
   if (!(await passModelSwitches(ex, model, false))) return;
   const data = /^data:[^,]*;base64,(.*)$/s.exec(url);
-  const bytes = data ? Buffer.from(data[1] ?? '', 'base64').length : undefined;
-  const markdown = bytes === undefined ? `OCR text of ${url}` : `OCR text of ${bytes} bytes`;
+  const decoded = data ? Buffer.from(data[1] ?? '', 'base64') : undefined;
+  const bytes = decoded?.length;
+  const size = decoded && jpegSize(decoded);
+  const markdown =
+    bytes === undefined
+      ? `OCR text of ${url}`
+      : `OCR text of ${bytes} bytes${size ? ` (a ${size.width}×${size.height} JPEG)` : ''}`;
   sendJson(ex.res, 200, {
     pages: [{ index: 0, markdown, images: [], dimensions: { dpi: 200, height: 2200, width: 1700 } }],
     model,

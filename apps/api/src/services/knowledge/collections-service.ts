@@ -86,6 +86,7 @@ function toRagCollection(
     top_k: row.topK,
     score_threshold: row.scoreThreshold,
     rerank_model_id: row.rerankModelId,
+    ocr_model_id: row.ocrModelId,
     hybrid: row.hybrid,
     writable,
     document_count: counts.documents,
@@ -203,6 +204,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
         topK: row.topK,
         scoreThreshold: row.scoreThreshold === null ? null : Number(row.scoreThreshold),
         rerankModelId: row.rerankModelId,
+        ocrModelId: row.ocrModelId,
         hybrid: row.hybrid,
         connector: {
           id: connector.id,
@@ -227,7 +229,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
       throw new AppError(
         422,
         'invalid_model_type',
-        `The model "${target.model.name}" is not a ${type} model.`,
+        `The model "${target.model.name}" is not ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} model.`,
       );
     }
     return target;
@@ -361,6 +363,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
       if (connector.workspaceId !== workspaceId) throw notFound('connector');
       await modelOf(principal, workspaceId, body.embeddings_model_id, 'text-embeddings');
       if (body.rerank_model_id) await modelOf(principal, workspaceId, body.rerank_model_id, 'rerank');
+      if (body.ocr_model_id) await modelOf(principal, workspaceId, body.ocr_model_id, 'ocr');
       const chunkSize = body.chunk_size ?? 1000;
       const chunkOverlap = body.chunk_overlap ?? Math.min(200, Math.floor(chunkSize / 5));
       checkChunks(chunkSize, chunkOverlap);
@@ -407,6 +410,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
           topK: body.top_k ?? 4,
           scoreThreshold: body.score_threshold ?? null,
           rerankModelId: body.rerank_model_id ?? null,
+          ocrModelId: body.ocr_model_id ?? null,
           hybrid: body.hybrid ?? false,
           createdBy: principal.userId,
         });
@@ -458,6 +462,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
         }
       }
       if (body.rerank_model_id) await modelOf(principal, row.workspaceId, body.rerank_model_id, 'rerank');
+      if (body.ocr_model_id) await modelOf(principal, row.workspaceId, body.ocr_model_id, 'ocr');
       checkChunks(body.chunk_size ?? row.chunkSize, body.chunk_overlap ?? row.chunkOverlap);
       const {
         embeddings_model_id,
@@ -466,6 +471,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
         top_k,
         score_threshold,
         rerank_model_id,
+        ocr_model_id,
         ...rest
       } = body;
       const [updated] = await db
@@ -478,6 +484,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
           ...(top_k !== undefined ? { topK: top_k } : {}),
           ...(score_threshold !== undefined ? { scoreThreshold: score_threshold } : {}),
           ...(rerank_model_id !== undefined ? { rerankModelId: rerank_model_id } : {}),
+          ...(ocr_model_id !== undefined ? { ocrModelId: ocr_model_id } : {}),
           updatedAt: new Date(),
         })
         .where(and(eq(ragCollections.id, id), eq(ragCollections.organizationId, principal.organizationId)))

@@ -25,6 +25,7 @@ export function toRagDocument(row: DocumentRow): RagDocument {
     progress: row.progress,
     chunk_count: row.chunkCount,
     chunks_skipped: row.chunksSkipped,
+    ocr_pages: row.ocrPages,
     error: row.error,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

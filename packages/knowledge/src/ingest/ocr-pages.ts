@@ -1,0 +1,75 @@
+import type { MeterScope } from '@atelier/metering';
+import { KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
+import { renderPdfPages, type ParsedDocument } from '../parse/index';
+import { mapLimited, type ModelCalls } from '../service/models';
+import { KnowledgeError } from '../stores/vector-store';
+
+/** Pages drawn per parser-thread task (each image is a few hundred KB). */
+const PAGES_PER_DRAWING = 4;
+/** OCR calls in flight at once for one document. */
+const OCR_CONCURRENCY = 2;
+
+export interface ScannedPagesInput {
+  calls: ModelCalls;
+  scope: MeterScope;
+  /** The collection's OCR model. */
+  modelId: string;
+  filename: string;
+  parsed: ParsedDocument;
+  /** The PDF: the upload on disk, or a fetched page's bytes. */
+  source: { path: string } | { data: Uint8Array };
+  signal: AbortSignal;
+  /** Pages read so far, of how many. */
+  onProgress: (done: number, total: number) => Promise<void>;
+}
+
+/** The 1-based numbers of a parsed PDF's pages without text: scans, or pages of images. */
+export function pagesWithoutText(parsed: ParsedDocument): number[] {
+  if (parsed.type !== 'pdf' || !parsed.pages) return [];
+  return parsed.pages.flatMap((text, i) => (text.trim() === '' ? [i + 1] : []));
+}
+
+/**
+ * Reads a PDF's pages without text with the collection's OCR model: each drawn as a JPEG in a parser
+ * thread (a few at a time), then one metered OCR call per page. The parsed document is completed in
+ * place (its pages and text; `ocrPages` names the pages read). Answers how many pages were read. A
+ * document with more such pages than `KNOWLEDGE_LIMITS.maxOcrPages` is refused before any call.
+ */
+export async function readScannedPages(input: ScannedPagesInput): Promise<number> {
+  const { parsed, signal } = input;
+  const blank = pagesWithoutText(parsed);
+  if (blank.length === 0) return 0;
+  if (blank.length > KNOWLEDGE_LIMITS.maxOcrPages) {
+    throw new KnowledgeError(
+      422,
+      'too_many_scanned_pages',
+      `The document has ${blank.length} pages without text; OCR reads at most ${KNOWLEDGE_LIMITS.maxOcrPages} per document. Split it into smaller PDFs.`,
+    );
+  }
+  const pages = parsed.pages!;
+  let done = 0;
+  for (let i = 0; i < blank.length; i += PAGES_PER_DRAWING) {
+    signal.throwIfAborted();
+    const images = await renderPdfPages({
+      ...input.source,
+      pages: blank.slice(i, i + PAGES_PER_DRAWING),
+      limits: { maxBytes: KNOWLEDGE_LIMITS.maxDocumentBytes },
+    });
+    await mapLimited(images, OCR_CONCURRENCY, async ({ page, image }) => {
+      const dataUrl = `data:image/jpeg;base64,${Buffer.from(image).toString('base64')}`;
+      const text = await input.calls.readImage(
+        input.scope,
+        input.modelId,
+        dataUrl,
+        `page ${page} of ${input.filename}`,
+        signal,
+      );
+      pages[page - 1] = text.replace(/\r\n?/g, '\n').trim();
+    });
+    done += images.length;
+    await input.onProgress(done, blank.length);
+  }
+  parsed.ocrPages = blank.filter((page) => pages[page - 1] !== '');
+  parsed.text = pages.filter((page) => page !== '').join('\n\n');
+  return parsed.ocrPages.length;
+}
