@@ -39,6 +39,7 @@ const collection: RagCollection = {
   top_k: 4,
   score_threshold: 0.2,
   rerank_model_id: null,
+  ocr_model_id: null,
   hybrid: true,
   writable: true,
   document_count: 0,
@@ -97,7 +98,7 @@ describe('collection wizard store: steps', () => {
     useWizardStore.setState({
       step: 2,
       isValid: true,
-      models: { embeddings: [], rerank: [] },
+      models: { embeddings: [], rerank: [], ocr: [] },
       connectors: [{ id: CONNECTOR } as Connector],
       preview: { rows: [{ id: 'a', content: 'x', metadata: {} }], limit: 10, offset: 0 },
       error: 'boom',
@@ -173,19 +174,28 @@ describe('collection wizard store: saving', () => {
     expect(store().saving).toBe(false);
   });
 
-  it('loads connectors and both model lists, and a failed load becomes the error', async () => {
+  it('loads connectors and the three model lists (embeddings, rerank, OCR), and a failed load becomes the error', async () => {
+    const model = (id: string) => ({ id, name: id, provider: { id: 'p', name: 'P' } });
     vi.stubGlobal(
       'fetch',
       vi.fn(async (url: string) =>
         url.includes('/connectors')
           ? json(200, { connectors: [{ id: CONNECTOR }] })
-          : json(200, { models: [] }),
+          : json(200, {
+              models: [
+                model(url.includes('/models_embeddings') ? 'embeddings' : /model_types=(\w+)/.exec(url)![1]!),
+              ],
+            }),
       ),
     );
     await store().loadConnectors(WS);
     await store().loadModels(WS);
     expect(store().connectors).toHaveLength(1);
-    expect(store().models).toEqual({ embeddings: [], rerank: [] });
+    expect(store().models).toEqual({
+      embeddings: [model('embeddings')],
+      rerank: [model('rerank')],
+      ocr: [model('ocr')],
+    });
     vi.stubGlobal(
       'fetch',
       vi.fn(async () => json(500, { detail: 'down', code: 'x' })),

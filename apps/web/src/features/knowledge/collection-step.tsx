@@ -106,6 +106,19 @@ export function CollectionStep({ modelLocked }: { modelLocked: boolean }) {
           {...text('chunk_overlap')}
         />
       </div>
+      <div className="grid items-start gap-4 sm:grid-cols-2">
+        <ChoiceField
+          id={`${id}-ocr`}
+          label={t('knowledge.wizard.collection.ocrModel')}
+          value={data.ocr_model_id ?? NONE}
+          items={[
+            { value: NONE, label: t('knowledge.wizard.collection.noOcr') },
+            ...models.ocr.map((m) => ({ value: m.id, label: `${m.name} · ${m.provider.name}` })),
+          ]}
+          onChange={(v) => setData({ ocr_model_id: v === NONE ? null : v })}
+          hint={t('knowledge.wizard.collection.ocrHint')}
+        />
+      </div>
       <h3 className="text-sm font-semibold">{t('knowledge.wizard.collection.retrieval')}</h3>
       <div className="grid items-start gap-4 sm:grid-cols-3">
         <Field label={t('knowledge.wizard.collection.topK')} inputMode="numeric" {...text('top_k')} />

@@ -58,6 +58,9 @@ export function DocumentItem({
               // A page's size is known once it was fetched.
               web && d.size_bytes === 0 ? null : formatBytes(d.size_bytes),
               d.status === 'ready' ? t('knowledge.documents.chunks', { count: d.chunk_count }) : null,
+              d.status === 'ready' && d.ocr_pages > 0
+                ? t('knowledge.documents.ocrPages', { count: d.ocr_pages })
+                : null,
             ]
               .filter(Boolean)
               .join(' · ')}

@@ -7,7 +7,7 @@ export function FinalizeStep() {
   const data = useWizardStore((s) => s.data);
   const models = useWizardStore((s) => s.models);
   const connectors = useWizardStore((s) => s.connectors);
-  const modelName = (id: string | null, list: 'embeddings' | 'rerank') =>
+  const modelName = (id: string | null, list: 'embeddings' | 'rerank' | 'ocr') =>
     (id && models?.[list].find((m) => m.id === id)?.name) || '—';
   const connector = connectors?.find((c) => c.id === data.connector_id);
   const rows: [string, string][] = [
@@ -24,6 +24,7 @@ export function FinalizeStep() {
     ['topK', data.top_k],
     ['threshold', data.score_threshold.trim() || '—'],
     ['rerankModel', modelName(data.rerank_model_id, 'rerank')],
+    ['ocrModel', modelName(data.ocr_model_id, 'ocr')],
     ['hybrid', t(data.hybrid ? 'knowledge.yes' : 'knowledge.no')],
   ];
   return (

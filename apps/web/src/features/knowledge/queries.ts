@@ -83,12 +83,14 @@ export const fetchEmbeddingModels = async (workspaceId: string) =>
   (await api.get<{ models: ModelWithProvider[] }>(`/models_embeddings?workspace_id=${q(workspaceId)}`))
     .models;
 
-export const fetchRerankModels = async (workspaceId: string) =>
+const fetchModelsOfType = async (workspaceId: string, type: 'rerank' | 'ocr') =>
   (
     await api.get<{ models: ModelWithProvider[] }>(
-      `/models_with_partial_server?workspace_id=${q(workspaceId)}&model_types=rerank`,
+      `/models_with_partial_server?workspace_id=${q(workspaceId)}&model_types=${type}`,
     )
   ).models;
+export const fetchRerankModels = (workspaceId: string) => fetchModelsOfType(workspaceId, 'rerank');
+export const fetchOcrModels = (workspaceId: string) => fetchModelsOfType(workspaceId, 'ocr');
 
 export const useEmbeddingModels = (workspaceId: string) =>
   useQuery({

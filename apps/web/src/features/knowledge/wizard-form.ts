@@ -18,6 +18,7 @@ export interface WizardData {
   top_k: string;
   score_threshold: string;
   rerank_model_id: string | null;
+  ocr_model_id: string | null;
   hybrid: boolean;
 }
 
@@ -34,6 +35,7 @@ export const emptyWizardData = (): WizardData => ({
   top_k: '10',
   score_threshold: '',
   rerank_model_id: null,
+  ocr_model_id: null,
   hybrid: false,
 });
 
@@ -52,6 +54,7 @@ export function wizardDataOf(collection: RagCollection): WizardData {
     top_k: String(collection.top_k),
     score_threshold: collection.score_threshold === null ? '' : String(collection.score_threshold),
     rerank_model_id: collection.rerank_model_id,
+    ocr_model_id: collection.ocr_model_id,
     hybrid: collection.hybrid,
   };
 }
@@ -98,6 +101,7 @@ export function updateBody(data: WizardData): UpdateRagCollectionBody {
     top_k: int(data.top_k),
     score_threshold: threshold(data.score_threshold),
     rerank_model_id: data.rerank_model_id,
+    ocr_model_id: data.ocr_model_id,
     hybrid: data.hybrid,
   };
 }

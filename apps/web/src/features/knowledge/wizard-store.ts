@@ -7,6 +7,7 @@ import {
   fetchConnectors,
   fetchEmbeddingModels,
   fetchPreview,
+  fetchOcrModels,
   fetchRerankModels,
   updateRagCollection,
   type PreviewPage,
@@ -27,6 +28,7 @@ export const LAST_STEP = WIZARD_STEPS.length - 1;
 export interface WizardModels {
   embeddings: ModelWithProvider[];
   rerank: ModelWithProvider[];
+  ocr: ModelWithProvider[];
 }
 
 export interface WizardState {
@@ -108,11 +110,12 @@ export const useWizardStore = create<WizardState>()((set, get) => ({
   },
   loadModels: async (workspaceId) => {
     try {
-      const [embeddings, rerank] = await Promise.all([
+      const [embeddings, rerank, ocr] = await Promise.all([
         fetchEmbeddingModels(workspaceId),
         fetchRerankModels(workspaceId),
+        fetchOcrModels(workspaceId),
       ]);
-      set({ models: { embeddings, rerank } });
+      set({ models: { embeddings, rerank, ocr } });
     } catch (error) {
       set({ error: errorText(error, 'Unknown error') });
     }
