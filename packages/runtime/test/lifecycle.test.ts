@@ -179,6 +179,23 @@ describe('the run state table', () => {
     await events.close();
   });
 
+  it('two ends of one run at once go in order: a refused first does not take the second its place', async () => {
+    const { db, org, events, lifecycle, row } = await runningChatRun();
+    // The first may end the run only from queued (it is running): refused. The second ends it.
+    const [first, second] = await Promise.all([
+      lifecycle.finish(row.id, { status: 'cancelled', error: 'Cancelled.' }, ['queued']),
+      lifecycle.finish(row.id, { status: 'failed', error: RUNNER_STOPPED }),
+    ]);
+    expect([first, second]).toEqual([false, true]);
+    const [after] = await db.select().from(runs).where(eq(runs.id, row.id));
+    expect(after).toMatchObject({ status: 'failed', error: RUNNER_STOPPED });
+    expect(await logged(events, row.id)).toEqual([
+      { type: 'execution_error', run_id: row.id, error: RUNNER_STOPPED, status: 'failed' },
+    ]);
+    await db.delete(runs).where(eq(runs.organizationId, org.id));
+    await events.close();
+  });
+
   it("writes the node executions of a run's last turn with its end, only when that end applies", async () => {
     const { db, org, events, lifecycle, row } = await runningChatRun();
     const execution = (nodeId: string, outputs: Record<string, unknown>) => ({

@@ -173,10 +173,10 @@ export function createRunWrites(db: Db, claimFrom: readonly RunStatus[], lockMs 
   });
 
   /**
-   * Writes runs' outcomes: one statement for the batch, each row changed only from a status its end
+   * Writes runs' outcomes of distinct runs: one statement, each row changed only from a status its end
    * allows (`sources`). Answers, per item, the run's conversation when this write ended it, or null.
    */
-  const finishGroup = isolating<FinishItem, EndedRun | null>(async (items) => {
+  async function endRuns(items: readonly FinishItem[]): Promise<(EndedRun | null)[]> {
     const outcomes = items.map(serializeOutcome);
     const nodes = items.flatMap((item) => item.nodes ?? []);
     const ended = await statementRows<{
@@ -217,12 +217,29 @@ export function createRunWrites(db: Db, claimFrom: readonly RunStatus[], lockMs 
         },
       ]),
     );
-    // Two ends of one run in a batch: the row took one of them; only the first caller is told it ended it.
-    return items.map((item) => {
-      const hit = byId.get(item.runId) ?? null;
-      byId.delete(item.runId);
-      return hit;
-    });
+    return items.map((item) => byId.get(item.runId) ?? null);
+  }
+
+  /**
+   * Writes runs' outcomes: one statement for the batch. Two ends of one run in a batch (the reaper
+   * racing its runner) go in the order they came, one statement each, as if one came after the other:
+   * one UPDATE joined to two rows of one run applies either, and the first caller could be told it
+   * ended a run that the second's outcome then holds.
+   */
+  const finishGroup = isolating<FinishItem, EndedRun | null>(async (items) => {
+    const rounds: FinishItem[][] = [];
+    const seen = new Map<string, number>();
+    for (const item of items) {
+      const round = seen.get(item.runId) ?? 0;
+      seen.set(item.runId, round + 1);
+      (rounds[round] ??= []).push(item);
+    }
+    const results = new Map<FinishItem, EndedRun | null>();
+    for (const round of rounds) {
+      const ended = await endRuns(round);
+      round.forEach((item, i) => results.set(item, ended[i]!));
+    }
+    return items.map((item) => results.get(item)!);
   });
 
   /** Writes one node execution (grouped with others); rejects when it failed. */
