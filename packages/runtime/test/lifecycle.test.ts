@@ -179,6 +179,19 @@ describe('the run state table', () => {
     await events.close();
   });
 
+  it('a run claimed twice at once (delivered twice) is taken by one claim only', async () => {
+    const { db } = await sharedTestDatabase();
+    const { org, base } = await setup(db);
+    const lifecycle = createRunLifecycle({ db, events: createMemoryEventLog() });
+    const [row] = await db
+      .insert(runs)
+      .values({ ...base, trigger: 'chat', status: 'queued' })
+      .returning();
+    const claims = await Promise.all([lifecycle.claim(row!.id), lifecycle.claim(row!.id)]);
+    expect(claims.map((c) => c?.id ?? null)).toEqual([row!.id, null]);
+    await db.delete(runs).where(eq(runs.organizationId, org.id));
+  });
+
   it('two ends of one run at once go in order: a refused first does not take the second its place', async () => {
     const { db, org, events, lifecycle, row } = await runningChatRun();
     // The first may end the run only from queued (it is running): refused. The second ends it.

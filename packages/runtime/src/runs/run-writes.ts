@@ -152,7 +152,12 @@ export function createRunWrites(db: Db, claimFrom: readonly RunStatus[], lockMs 
             (select store_conversations from chatbots c where c.id = r.chatbot_id) as store_content`,
     );
     const byId = new Map(claimed.map((r) => [r.id, toClaimed(r)]));
-    return ids.map((id) => byId.get(id) ?? null);
+    // One run claimed twice in a batch (delivered twice): the first claim takes it, as it would alone.
+    return ids.map((id) => {
+      const run = byId.get(id) ?? null;
+      byId.delete(id);
+      return run;
+    });
   });
 
   /**
