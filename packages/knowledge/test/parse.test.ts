@@ -74,6 +74,25 @@ describe('parseDocument: every type', () => {
     expect(doc.text).toBe(`Docx first paragraph.\n\n${SENTENCE}`);
   });
 
+  it('docx: a heading, a table a line per row, a list; images left out', async () => {
+    const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+    const p = (text: string, style?: string) =>
+      `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+    const row = (...cells: string[]) => `<w:tr>${cells.map((c) => `<w:tc>${p(c)}</w:tc>`).join('')}</w:tr>`;
+    const files = docxParts();
+    files['word/document.xml'] = strToU8(
+      `<w:document xmlns:w="${W}"><w:body>${p('Pricing', 'Heading1')}${p('Our plans:')}` +
+        `<w:tbl>${row('Plan', 'Price')}${row('Team', '12 €')}${row('Pro', '30 €')}</w:tbl>${p('Final words.')}</w:body></w:document>`,
+    );
+    const doc = await parseDocument({ data: zipSync(files), filename: 'pricing.docx' });
+    expect(doc.sections?.map((s) => s.text)).toEqual([
+      'Pricing',
+      'Our plans:',
+      'Plan | Price\nTeam | 12 €\nPro | 30 €',
+      'Final words.',
+    ]);
+  });
+
   it('pptx: slides in presentation order (sldIdLst), not file order, with their speaker notes; entities decoded', async () => {
     const doc = await parse('sample.pptx');
     expect(doc.type).toBe('pptx');

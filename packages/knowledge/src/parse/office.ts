@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import { zipSync } from 'fflate';
 import mammoth from 'mammoth';
 import { unreadable } from './errors';
+import { htmlToText } from './html';
 import type { DocumentSection, FormatParser } from './types';
 import { elementsOf, firstText, paragraphsOf, parseXml, tidy } from './xml';
 import { ZipArchive } from './zip';
@@ -24,15 +25,20 @@ export async function checkedCopy(zip: ZipArchive): Promise<ArrayBuffer> {
   return whole ? (copy.buffer as ArrayBuffer) : copy.slice().buffer;
 }
 
-/** DOCX with mammoth, handed the archive's checked copy (mammoth inflates with JSZip). */
+/** Images are not text: mammoth is told to write none (it would inline each one as base64). */
+const NO_IMAGES = mammoth.images.imgElement(async () => ({ src: '' }));
+
+/**
+ * DOCX with mammoth, handed the archive's checked copy (mammoth inflates with JSZip): its HTML (headings,
+ * lists, tables) read as every HTML is (html.ts), so a table keeps its rows (`Plan | Price`) where raw
+ * text gave each cell as a paragraph.
+ */
 export const parseDocx: FormatParser = async ({ data, limits }) => {
   const zip = ZipArchive.open(data, limits);
   if (!zip.has('word/document.xml')) throw unreadable('DOCX without word/document.xml');
   const checked = await checkedCopy(zip);
-  const result = await mammoth.extractRawText({
-    buffer: Buffer.from(checked),
-  });
-  const paragraphs = result.value
+  const result = await mammoth.convertToHtml({ buffer: Buffer.from(checked) }, { convertImage: NO_IMAGES });
+  const paragraphs = htmlToText(result.value)
     .split(/\n{2,}/)
     .map((p) => p.trim())
     .filter(Boolean);
