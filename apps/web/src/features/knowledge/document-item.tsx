@@ -52,7 +52,7 @@ export function DocumentItem({
               d.filename
             )}
           </p>
-          <p className="truncate text-xs text-muted-foreground">
+          <p className="text-xs text-muted-foreground [overflow-wrap:anywhere]">
             {[
               web?.site,
               // A page's size is known once it was fetched.
