@@ -1,3 +1,4 @@
+import type { ModelWithProvider } from '@atelier/schemas';
 import { collectionSplitters } from '@atelier/schemas/constants';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useId, useState } from 'react';
@@ -11,6 +12,7 @@ import { validateCollection, type WizardData } from './wizard-form';
 import { useWizardStore } from './wizard-store';
 
 const NONE = '__none__';
+const modelItem = (m: ModelWithProvider) => ({ value: m.id, label: `${m.name} · ${m.provider.name}` });
 
 /** Step 2: the collection's name, embeddings model and how documents are cut and found. */
 export function CollectionStep({ modelLocked }: { modelLocked: boolean }) {
@@ -41,6 +43,17 @@ export function CollectionStep({ modelLocked }: { modelLocked: boolean }) {
     error: errorOf(field),
   });
 
+  /** A picker of an optional model: its first choice is none (null). */
+  const optionalModel = (
+    field: 'rerank_model_id' | 'ocr_model_id',
+    list: readonly ModelWithProvider[],
+    noneLabel: string,
+  ) => ({
+    value: data[field] ?? NONE,
+    items: [{ value: NONE, label: noneLabel }, ...list.map(modelItem)],
+    onChange: (v: string) => setData({ [field]: v === NONE ? null : v }),
+  });
+
   if (models === null) return <ListSkeleton count={2} />;
   return (
     <div className="grid gap-5">
@@ -55,7 +68,7 @@ export function CollectionStep({ modelLocked }: { modelLocked: boolean }) {
           label={t('knowledge.wizard.collection.embeddingsModel')}
           value={data.embeddings_model_id}
           placeholder={t('knowledge.wizard.collection.chooseModel')}
-          items={models.embeddings.map((m) => ({ value: m.id, label: `${m.name} · ${m.provider.name}` }))}
+          items={models.embeddings.map(modelItem)}
           onChange={(v) => {
             touch('embeddings_model_id');
             setData({ embeddings_model_id: v });
@@ -110,12 +123,7 @@ export function CollectionStep({ modelLocked }: { modelLocked: boolean }) {
         <ChoiceField
           id={`${id}-ocr`}
           label={t('knowledge.wizard.collection.ocrModel')}
-          value={data.ocr_model_id ?? NONE}
-          items={[
-            { value: NONE, label: t('knowledge.wizard.collection.noOcr') },
-            ...models.ocr.map((m) => ({ value: m.id, label: `${m.name} · ${m.provider.name}` })),
-          ]}
-          onChange={(v) => setData({ ocr_model_id: v === NONE ? null : v })}
+          {...optionalModel('ocr_model_id', models.ocr, t('knowledge.wizard.collection.noOcr'))}
           hint={t('knowledge.wizard.collection.ocrHint')}
         />
       </div>
@@ -132,12 +140,7 @@ export function CollectionStep({ modelLocked }: { modelLocked: boolean }) {
         <ChoiceField
           id={`${id}-rerank`}
           label={t('knowledge.wizard.collection.rerankModel')}
-          value={data.rerank_model_id ?? NONE}
-          items={[
-            { value: NONE, label: t('knowledge.wizard.collection.noRerank') },
-            ...models.rerank.map((m) => ({ value: m.id, label: `${m.name} · ${m.provider.name}` })),
-          ]}
-          onChange={(v) => setData({ rerank_model_id: v === NONE ? null : v })}
+          {...optionalModel('rerank_model_id', models.rerank, t('knowledge.wizard.collection.noRerank'))}
         />
       </div>
       <div className="flex items-start gap-3">
