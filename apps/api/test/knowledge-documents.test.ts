@@ -8,7 +8,7 @@ import { startFakeProvider, type FakeProvider } from '@atelier/testkit';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadsDirOf } from '../src/services/knowledge/collections-service';
-import { call, createOrg, startTestApp, type Org, type TestApp } from './helpers';
+import { call, createOrg, fakeModel, startTestApp, type Org, type TestApp } from './helpers';
 import { builtinCollection, embed, streamUpload, upload } from './knowledge-fixtures';
 
 let t: TestApp;
@@ -133,12 +133,12 @@ describe('documents', () => {
 
   it('refuses unsupported types (415), a body that is not multipart and an empty upload', async () => {
     const before = files();
-    const png = await upload(t.app, token(), collectionId, [
+    const heic = await upload(t.app, token(), collectionId, [
       { filename: 'a.txt', content: 'fine' },
-      { filename: 'photo.png', content: Buffer.from([0x89, 0x50, 0x4e, 0x47]), mimeType: 'image/png' },
+      { filename: 'photo.heic', content: Buffer.from([0, 0, 0, 24]), mimeType: 'image/heic' },
     ]);
-    expect(png).toMatchObject({ status: 415, body: { code: 'unsupported_type' } });
-    expect(png.body.detail).toContain('photo.png');
+    expect(heic).toMatchObject({ status: 415, body: { code: 'unsupported_type' } });
+    expect(heic.body.detail).toContain('photo.heic');
     expect(files()).toEqual(before);
     const json = await call(t.app, 'POST', `/rag_collections/${collectionId}/documents`, {
       token: token(),
@@ -147,6 +147,35 @@ describe('documents', () => {
     expect(json).toMatchObject({ status: 415, body: { code: 'unsupported_media_type' } });
     const none = await upload(t.app, token(), collectionId, []);
     expect(none.status).toBe(422);
+  });
+
+  it('an image is taken only by a collection with an OCR model; else 422 and nothing kept', async () => {
+    const before = files();
+    const photo = {
+      filename: 'whiteboard.jpg',
+      content: Buffer.from([0xff, 0xd8, 0xff]),
+      mimeType: 'image/jpeg',
+    };
+    const refused = await upload(t.app, token(), collectionId, [
+      { filename: 'a.txt', content: 'fine' },
+      photo,
+    ]);
+    expect(refused).toMatchObject({ status: 422, body: { code: 'ocr_model_missing' } });
+    expect(refused.body.detail).toContain('whiteboard.jpg');
+    expect(files()).toEqual(before);
+
+    const { collectionId: scans } = await builtinCollection(t.app, org, ws, fake.url, 'Whiteboards');
+    const { modelId: ocr } = await fakeModel(t.app, org, ws, fake.url, {
+      name: 'mistral-ocr-latest',
+      type: 'ocr',
+    });
+    const put = await call(t.app, 'PUT', `/rag_collections/${scans}`, {
+      token: token(),
+      body: { ocr_model_id: ocr },
+    });
+    expect(put.status).toBe(200);
+    const taken = await upload(t.app, token(), scans, [photo]);
+    expect(taken).toMatchObject({ status: 202, body: { documents: [{ filename: 'whiteboard.jpg' }] } });
   });
 
   it('deletes a document: its chunks, its file and its row', async () => {

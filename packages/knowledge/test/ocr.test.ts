@@ -36,18 +36,93 @@ async function pdfOf(pages: (string | null)[]): Promise<Uint8Array> {
   return pdf.save();
 }
 
+/** A JPEG as a phone writes it: stored sideways, with the EXIF orientation (6: turn a quarter clockwise). */
+function withOrientation(jpeg: Uint8Array, orientation: number): Buffer {
+  const tiff = Buffer.alloc(26);
+  tiff.write('II*\0', 0, 'latin1');
+  tiff.writeUInt32LE(8, 4);
+  tiff.writeUInt16LE(1, 8);
+  tiff.writeUInt16LE(0x0112, 10);
+  tiff.writeUInt16LE(3, 12);
+  tiff.writeUInt32LE(1, 14);
+  tiff.writeUInt16LE(orientation, 18);
+  const payload = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]);
+  const marker = Buffer.from([0xff, 0xe1, 0, 0]);
+  marker.writeUInt16BE(payload.length + 2, 2);
+  const bytes = Buffer.from(jpeg);
+  return Buffer.concat([bytes.subarray(0, 2), marker, payload, bytes.subarray(2)]);
+}
+
+async function picture(width: number, height: number, format: 'jpeg' | 'png'): Promise<Uint8Array> {
+  const canvas = createCanvas(width, height);
+  const g = canvas.getContext('2d');
+  if (format === 'jpeg') {
+    g.fillStyle = 'white';
+    g.fillRect(0, 0, width, height);
+  }
+  g.fillStyle = 'black';
+  g.fillRect(10, 10, Math.floor(width / 3), Math.floor(height / 4));
+  return format === 'jpeg' ? canvas.encode('jpeg', 90) : canvas.encode('png');
+}
+
+describe('images read by the collection OCR model', () => {
+  it('a sideways phone photo is turned upright, made 2,000 pixels on its long side, and read once', async () => {
+    const { id } = await addCollection(env, { ocrModelId: env.models.ocr });
+    const before = await logRows(env, env.models.ocr);
+    const photo = withOrientation(await picture(4000, 3000, 'jpeg'), 6);
+    const documentId = await queueDocument(env, id, 'whiteboard.jpg', { data: photo });
+    expect(await settled(env, documentId)).toMatchObject({
+      status: 'ready',
+      type: 'image',
+      ocrPages: 1,
+      chunkCount: 1,
+      error: null,
+    });
+    expect(await logRows(env, env.models.ocr)).toBe(before + 1);
+    const answer = await env.knowledge.query(env.scope, id, { query: 'whiteboard', top_k: 5 });
+    expect(answer.documents).toEqual([
+      expect.objectContaining({
+        // Stored 4,000 × 3,000 on its side: shown (and sent) upright, 1,500 × 2,000.
+        content: expect.stringMatching(/^OCR text of \d+ bytes \(a 1500×2000 JPEG\)$/),
+        metadata: expect.objectContaining({ type: 'image', ocr: true, filename: 'whiteboard.jpg' }),
+      }),
+    ]);
+  });
+
+  it('a small PNG is sent at its own size, never enlarged', async () => {
+    const { id } = await addCollection(env, { ocrModelId: env.models.ocr });
+    const documentId = await queueDocument(env, id, 'receipt.png', { data: await picture(300, 200, 'png') });
+    expect(await settled(env, documentId)).toMatchObject({ status: 'ready', ocrPages: 1 });
+    const answer = await env.knowledge.query(env.scope, id, { query: 'receipt', top_k: 5 });
+    expect(answer.documents.map((d) => d.content)).toEqual([
+      expect.stringMatching(/^OCR text of \d+ bytes \(a 300×200 JPEG\)$/),
+    ]);
+  });
+
+  it('without an OCR model, an image fails and says how to read it', async () => {
+    const { id } = await addCollection(env);
+    const documentId = await queueDocument(env, id, 'scan.png', { data: await picture(200, 100, 'png') });
+    expect(await settled(env, documentId)).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^An image is read by an OCR model; choose one in the collection/),
+    });
+  });
+});
+
 describe('scanned PDF pages read by the collection OCR model', () => {
   it('pages without text are drawn and read, one metered call each; typed pages are not', async () => {
     const { id } = await addCollection(env, { ocrModelId: env.models.ocr });
+    const before = await logRows(env, env.models.ocr);
+    const requestsBefore = env.fake.requests.filter((r) => r.path === '/v1/ocr').length;
     const documentId = await queueDocument(env, id, 'mixed.pdf', {
       data: await pdfOf([null, 'Typed page about the travel policy.', null]),
     });
     const row = (await settled(env, documentId))!;
     expect(row).toMatchObject({ status: 'ready', progress: 1, ocrPages: 2, chunkCount: 3, error: null });
-    expect(await logRows(env, env.models.ocr)).toBe(2);
+    expect(await logRows(env, env.models.ocr)).toBe(before + 2);
     // Each page went to the model as a JPEG drawn 2,000 pixels high (Letter: 1,546 wide).
     const ocr = env.fake.requests.filter((r) => r.path === '/v1/ocr');
-    expect(ocr).toHaveLength(2);
+    expect(ocr).toHaveLength(requestsBefore + 2);
 
     const answer = await env.knowledge.query(env.scope, id, { query: 'OCR text', top_k: 10 });
     const pages = answer.documents

@@ -522,6 +522,51 @@ describe('parseDocument: type detection by content', () => {
   });
 });
 
+describe('parseDocument: images (read later by an OCR model)', () => {
+  const png = async (width: number, height: number) => {
+    const { createCanvas } = await import('@napi-rs/canvas');
+    return new Uint8Array(await createCanvas(width, height).encode('png'));
+  };
+
+  it('an image, whatever its name, is one empty page sized from its header', async () => {
+    const data = await png(640, 480);
+    for (const filename of ['scan.png', 'scan.txt', 'scan']) {
+      const doc = await parseDocument({ data, filename });
+      expect(doc).toMatchObject({ type: 'image', text: '', pages: [''] });
+      expect(doc.metadata).toMatchObject({ width: 640, height: 480, bytes: data.byteLength });
+    }
+    const { createCanvas } = await import('@napi-rs/canvas');
+    const webp = new Uint8Array(await createCanvas(20, 10).encode('webp'));
+    expect((await parseDocument({ data: webp, filename: 'photo.webp' })).metadata).toMatchObject({
+      width: 20,
+    });
+  });
+
+  it('a picture over 50 megapixels is refused from its header, before it is decoded', async () => {
+    const data = await png(10, 10);
+    // The PNG header's width and height (IHDR) claim 10,000 × 10,000 pixels.
+    const view = new DataView(data.buffer);
+    view.setUint32(16, 10_000);
+    view.setUint32(20, 10_000);
+    const err = await refusal({ data, filename: 'huge.png' });
+    expect(err.toJSON()).toMatchObject({ status: 413, code: 'document_too_large' });
+    expect(err.detail).toContain('10000 × 10000 pixels');
+  });
+
+  it('HEIC photos, TIFF scans and a .png that is no image are refused with advice', async () => {
+    const heic = new Uint8Array([0, 0, 0, 24, ...strToU8('ftypheic'), 0, 0, 0, 0]);
+    expect((await refusal({ data: heic, filename: 'IMG_0001.HEIC' })).detail).toContain(
+      'save a photo as JPEG',
+    );
+    const tiff = new Uint8Array([0x49, 0x49, 0x2a, 0, 8, 0, 0, 0]);
+    expect((await refusal({ data: tiff, filename: 'scan.tif' })).detail).toContain('save it as PNG or JPEG');
+    const text = await refusal({ data: strToU8('not a picture'), filename: 'photo.png' });
+    expect(text.toJSON()).toMatchObject({ status: 422, code: 'unreadable_document' });
+    const broken = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+    expect((await refusal({ data: broken, filename: 'a.txt' })).code).toBe('unreadable_document');
+  });
+});
+
 describe('parseDocument: refusals are typed errors', () => {
   it('unknown type: 415 unsupported_document', async () => {
     const err = await refusal({ data: strToU8('hello'), filename: 'data.xyz' });
@@ -529,9 +574,7 @@ describe('parseDocument: refusals are typed errors', () => {
     expect(err.detail).toContain('.xyz');
   });
 
-  it('an image named .txt and a ZIP that is no office document: 415', async () => {
-    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
-    expect((await refusal({ data: png, filename: 'a.txt' })).status).toBe(415);
+  it('a ZIP that is no office document: 415', async () => {
     const zip = zipSync({ 'readme.txt': strToU8('hi') });
     expect((await refusal({ data: zip, filename: 'archive.zip' })).code).toBe('unsupported_document');
   });

@@ -221,7 +221,7 @@ export const ragDocument = z.object({
   progress: z.number(),
   chunk_count: z.number().int(),
   chunks_skipped: z.number().int(),
-  /** PDF pages without text read by the collection's OCR model at the last ingestion. */
+  /** PDF pages without text, or an image (1), read by the collection's OCR model at the last ingestion. */
   ocr_pages: z.number().int(),
   error: z.string().nullable(),
   created_at: z.string(),

@@ -94,7 +94,7 @@ const part = (text: string, metadata: Metadata) => ({ text, metadata });
 
 /**
  * Cuts a parsed document with its collection's splitter (the engine's three splitters): recursive by
- * size (PDF pages apart, each chunk knowing its `page`, and `ocr` when an OCR model read it; XLSX and ODS sheets apart, each knowing its
+ * size (PDF pages apart, each chunk knowing its `page`, and `ocr` when an OCR model read it, as an image's do; XLSX and ODS sheets apart, each knowing its
  * `sheet`; PPTX and ODP slides apart, each knowing its `slide`; EPUB chapters apart, each knowing its
  * `chapter` title; an email's message and attachments apart, an attachment's knowing its `attachment`);
  * markdown at headings (the headings above a chunk in its metadata) for markdown documents; html at
@@ -125,6 +125,9 @@ export async function chunkDocument(
       ),
       options,
     );
+  }
+  if (parsed.type === 'image') {
+    return bySizeYielding([part(parsed.text, parsed.ocrPages?.length ? { ocr: true } : {})], options);
   }
   if (parsed.sheets && parsed.sheets.length > 0) {
     return bySizeYielding(

@@ -135,6 +135,19 @@ async function readSource(
   return { parsed, html: rawHtml(parsed) ? await readFile(path, 'utf8') : undefined, source: { path } };
 }
 
+/** Why a document gave no chunk: an image or a scanned PDF needs the collection's OCR model. */
+function noTextDetail(parsed: ParsedDocument, collection: CollectionRecord): string {
+  if (collection.ocrModelId) {
+    return parsed.type === 'image' ? 'No text was found in the image.' : 'No text was found in the document.';
+  }
+  if (parsed.type === 'image') {
+    return 'An image is read by an OCR model; choose one in the collection’s settings, then upload it again.';
+  }
+  return parsed.type === 'pdf'
+    ? 'No text was found in the document: a scanned PDF is read by an OCR model; choose one in the collection’s settings.'
+    : 'No text was found in the document.';
+}
+
 /**
  * Ingests one claimed document: parse the upload from disk (a web page: fetched again), split with the
  * collection's splitter, embed only the chunks whose content changed since the document's last
@@ -180,13 +193,7 @@ export async function ingestDocument(
   }
   const pieces = await chunkDocument(parsed, collection, html);
   if (pieces.length === 0) {
-    throw new KnowledgeError(
-      422,
-      'no_text',
-      parsed.type === 'pdf' && !collection.ocrModelId
-        ? 'No text was found in the document: a scanned PDF is read by an OCR model; choose one in the collection’s settings.'
-        : 'No text was found in the document.',
-    );
+    throw new KnowledgeError(422, 'no_text', noTextDetail(parsed, collection));
   }
   signal.throwIfAborted();
 

@@ -1,6 +1,6 @@
 import type { MeterScope } from '@atelier/metering';
 import { KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
-import { renderPdfPages, type ParsedDocument } from '../parse/index';
+import { renderPages, type ParsedDocument } from '../parse/index';
 import { mapLimited, type ModelCalls } from '../service/models';
 import { KnowledgeError } from '../stores/vector-store';
 
@@ -16,22 +16,22 @@ export interface ScannedPagesInput {
   modelId: string;
   filename: string;
   parsed: ParsedDocument;
-  /** The PDF: the upload on disk, or a fetched page's bytes. */
+  /** The PDF or image: the upload on disk, or a fetched page's bytes. */
   source: { path: string } | { data: Uint8Array };
   signal: AbortSignal;
   /** Pages read so far, of how many. */
   onProgress: (done: number, total: number) => Promise<void>;
 }
 
-/** The 1-based numbers of a parsed PDF's pages without text: scans, or pages of images. */
+/** The 1-based numbers of a parsed PDF's pages without text (scans, or pages of images); an image's page 1. */
 export function pagesWithoutText(parsed: ParsedDocument): number[] {
-  if (parsed.type !== 'pdf' || !parsed.pages) return [];
+  if ((parsed.type !== 'pdf' && parsed.type !== 'image') || !parsed.pages) return [];
   return parsed.pages.flatMap((text, i) => (text.trim() === '' ? [i + 1] : []));
 }
 
 /**
- * Reads a PDF's pages without text with the collection's OCR model: each drawn as a JPEG in a parser
- * thread (a few at a time), then one metered OCR call per page. The parsed document is completed in
+ * Reads a PDF's pages without text, or an image, with the collection's OCR model: each drawn as a JPEG in
+ * a parser thread (a few at a time), then one metered OCR call per page. The parsed document is completed in
  * place (its pages and text; `ocrPages` names the pages read). Answers how many pages were read. A
  * document with more such pages than `KNOWLEDGE_LIMITS.maxOcrPages` is refused before any call.
  */
@@ -50,8 +50,9 @@ export async function readScannedPages(input: ScannedPagesInput): Promise<number
   let done = 0;
   for (let i = 0; i < blank.length; i += PAGES_PER_DRAWING) {
     signal.throwIfAborted();
-    const images = await renderPdfPages({
+    const images = await renderPages({
       ...input.source,
+      type: parsed.type === 'image' ? 'image' : 'pdf',
       pages: blank.slice(i, i + PAGES_PER_DRAWING),
       limits: { maxBytes: KNOWLEDGE_LIMITS.maxDocumentBytes },
     });
@@ -61,7 +62,7 @@ export async function readScannedPages(input: ScannedPagesInput): Promise<number
         input.scope,
         input.modelId,
         dataUrl,
-        `page ${page} of ${input.filename}`,
+        parsed.type === 'image' ? input.filename : `page ${page} of ${input.filename}`,
         signal,
       );
       pages[page - 1] = text.replace(/\r\n?/g, '\n').trim();

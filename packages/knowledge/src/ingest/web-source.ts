@@ -20,6 +20,10 @@ const ENDINGS: Readonly<Record<string, string>> = {
   'application/json': '.json',
   'application/pdf': '.pdf',
   'text/plain': '.txt',
+  'image/png': '.png',
+  'image/jpeg': '.jpg',
+  'image/webp': '.webp',
+  'image/gif': '.gif',
 };
 
 /**

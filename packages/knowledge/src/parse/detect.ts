@@ -33,6 +33,10 @@ const MIME_TYPES: Readonly<Record<string, DocumentType>> = {
   'application/yaml': 'txt',
   'text/yaml': 'txt',
   'text/x-rst': 'txt',
+  'image/png': 'image',
+  'image/jpeg': 'image',
+  'image/webp': 'image',
+  'image/gif': 'image',
 };
 
 const BINARY_TYPES: ReadonlySet<DocumentType> = new Set([
@@ -44,13 +48,13 @@ const BINARY_TYPES: ReadonlySet<DocumentType> = new Set([
   'ods',
   'odp',
   'epub',
+  'image',
 ]);
 
 /** Other binary formats worth naming when one arrives under a wrong name. */
 const OTHER_MAGIC: readonly [string, number[], string?][] = [
-  ['PNG image', [0x89, 0x50, 0x4e, 0x47]],
-  ['JPEG image', [0xff, 0xd8, 0xff]],
-  ['GIF image', [0x47, 0x49, 0x46, 0x38]],
+  ['TIFF image', [0x49, 0x49, 0x2a, 0x00], '; save it as PNG or JPEG'],
+  ['TIFF image', [0x4d, 0x4d, 0x00, 0x2a], '; save it as PNG or JPEG'],
   ['gzip archive', [0x1f, 0x8b]],
   [
     'legacy Office (OLE) file',
@@ -70,6 +74,15 @@ const startsWith = (data: Uint8Array, bytes: number[]) => bytes.every((b, i) => 
 const isPdf = (data: Uint8Array, claimedPdf: boolean) =>
   startsWith(data, [0x25, 0x50, 0x44, 0x46, 0x2d]) ||
   (claimedPdf && Buffer.from(data.subarray(0, 1024)).includes('%PDF-'));
+/** The images read (parse/image.ts): PNG, JPEG, GIF, WebP (a RIFF file of kind WEBP). */
+const isImage = (data: Uint8Array) =>
+  startsWith(data, [0x89, 0x50, 0x4e, 0x47]) ||
+  startsWith(data, [0xff, 0xd8, 0xff]) ||
+  startsWith(data, [0x47, 0x49, 0x46, 0x38]) ||
+  (startsWith(data, [0x52, 0x49, 0x46, 0x46]) &&
+    Buffer.from(data.subarray(8, 12)).toString('latin1') === 'WEBP');
+/** An ISO media file (`ftyp` box): HEIC or AVIF photos, MP4 or MOV videos. */
+const isIsoMedia = (data: Uint8Array) => Buffer.from(data.subarray(4, 8)).toString('latin1') === 'ftyp';
 const isZip = (data: Uint8Array) =>
   startsWith(data, [0x50, 0x4b, 0x03, 0x04]) || startsWith(data, [0x50, 0x4b, 0x05, 0x06]);
 
@@ -115,6 +128,7 @@ export async function detectType(
   const claimed = KNOWLEDGE_EXTENSIONS[ext] ?? (mime ? MIME_TYPES[mime] : undefined);
 
   if (isPdf(data, claimed === 'pdf')) return 'pdf';
+  if (isImage(data)) return 'image';
   if (isZip(data)) {
     const kind = await zipKind(data, limits);
     if (kind) return kind;
@@ -123,6 +137,10 @@ export async function detectType(
     }
     throw unsupported('a ZIP archive that is not a DOCX, PPTX, XLSX, ODT, ODS, ODP or EPUB document');
   }
+  if (isIsoMedia(data)) {
+    throw unsupported('HEIC and AVIF photos and videos are not supported documents; save a photo as JPEG');
+  }
+  if (claimed === 'image') throw unreadable('not a readable image (PNG, JPEG, WebP and GIF are read)');
   if (claimed && BINARY_TYPES.has(claimed)) {
     throw unreadable(
       `not a readable ${claimed.toUpperCase()} (its content is not ${claimed === 'pdf' ? 'a PDF' : 'a ZIP archive'})`,

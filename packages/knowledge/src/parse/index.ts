@@ -79,11 +79,13 @@ const wholeView = (data: Uint8Array): Uint8Array =>
   data.byteOffset === 0 && data.byteLength === data.buffer.byteLength ? data : new Uint8Array(data);
 
 /**
- * Draws a PDF's pages (1-based; others are skipped) as JPEG images in a parser thread, for an OCR
- * model to read: scanned pages have no text for `parseDocument` to find. Fails as a parse does.
+ * Draws a PDF's pages (1-based; others are skipped), or an image document (its page 1), as JPEG images
+ * in a parser thread, for an OCR model to read: scanned pages and images have no text for
+ * `parseDocument` to find. Fails as a parse does.
  */
-export async function renderPdfPages(
+export async function renderPages(
   input: ({ path: string; data?: never } | { data: Uint8Array; path?: never }) & {
+    type: 'pdf' | 'image';
     pages: number[];
     limits?: Partial<ParseLimits>;
   },
@@ -91,8 +93,8 @@ export async function renderPdfPages(
   const limits: ParseLimits = { ...DEFAULT_LIMITS, ...input.limits };
   const source = input.path !== undefined ? { path: input.path } : { data: wholeView(input.data) };
   try {
-    return await sharedParsePool().render({ ...source, pages: input.pages, limits });
+    return await sharedParsePool().render({ ...source, type: input.type, pages: input.pages, limits });
   } catch (err) {
-    throw asDocumentError(err, 'cannot draw the PDF pages');
+    throw asDocumentError(err, 'cannot draw the pages');
   }
 }

@@ -1,7 +1,8 @@
 import { detectType } from './detect';
 import { parseEmail } from './email';
 import { parseEpub } from './epub';
-import { tooLarge, unreadable } from './errors';
+import { tooLarge, unreadable, unsupported } from './errors';
+import { drawImage, parseImage } from './image';
 import { parseDocx, parsePptx } from './office';
 import { parseOdp, parseOds, parseOdt } from './opendocument';
 import { parsePdf } from './pdf';
@@ -26,6 +27,7 @@ const PARSERS: Record<DocumentType, FormatParser> = {
   json: parseJson,
   html: parseHtml,
   txt: parseTxt,
+  image: parseImage,
 };
 
 /** What a parser thread is handed (structured-cloned): a file to read or bytes, the type hints, the limits. */
@@ -35,8 +37,10 @@ export type ParseTask = ({ path: string; data?: never } | { data: Uint8Array; pa
   limits: ParseLimits;
 };
 
-/** What a parser thread is handed to draw PDF pages (1-based) as images. */
+/** What a parser thread is handed to draw PDF pages (1-based), or an image document, as JPEGs. */
 export type RenderTask = ({ path: string; data?: never } | { data: Uint8Array; path?: never }) & {
+  type: 'pdf' | 'image';
+  /** PDF pages; an image is its page 1. */
   pages: number[];
   limits: ParseLimits;
 };
@@ -58,9 +62,10 @@ export async function parseSource(task: ParseTask): Promise<ParsedDocument> {
   return parseData(await taskBytes(task), task.filename, task.mimeType, task.limits, 0);
 }
 
-/** Draws a PDF's pages as JPEG images (for OCR): the other work of a parser thread. */
+/** Draws a PDF's pages, or an image, as JPEG images (for OCR): the other work of a parser thread. */
 export async function renderSource(task: RenderTask): Promise<PageImage[]> {
-  return renderPdfPages(await taskBytes(task), task.pages);
+  const data = await taskBytes(task);
+  return task.type === 'image' ? [await drawImage(data)] : renderPdfPages(data, task.pages);
 }
 
 /** Files inside files (an email's attachments) are read one level deep: an attached email's own are named only. */
@@ -75,6 +80,8 @@ async function parseData(
 ): Promise<ParsedDocument> {
   if (data.byteLength === 0) throw unreadable('the document is empty');
   const type = await detectType(data, filename, mimeType, limits);
+  // An image inside a document (an email's attached photo) is only named: OCR reads uploaded images.
+  if (depth > 0 && type === 'image') throw unsupported('an image inside a document is not read');
   const parseInner =
     depth < MAX_NESTING
       ? (inner: Uint8Array, name: string, mime: string) => parseData(inner, name, mime, limits, depth + 1)

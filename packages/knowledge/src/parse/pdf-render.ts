@@ -20,16 +20,26 @@ export const PAGE_IMAGE_LONG_SIDE = 2000;
 const JPEG_QUALITY = 85;
 
 interface DrawingSurface {
-  canvas: { encode(format: 'jpeg', quality: number): Promise<Uint8Array> };
+  canvas: EncodableCanvas;
   context: unknown;
 }
+interface EncodableCanvas {
+  encode(format: 'jpeg', quality: number): Promise<Uint8Array>;
+}
+
+/** The drawing library (@napi-rs/canvas: prebuilt, no system library, no download), loaded when first drawn with. */
+export const drawingModule = () => import('@napi-rs/canvas');
+
+/** A drawn page as the JPEG an OCR model is sent. */
+export const encodePageImage = (canvas: EncodableCanvas): Promise<Uint8Array> =>
+  canvas.encode('jpeg', JPEG_QUALITY);
 
 /**
  * Draws PDF pages as JPEG images with pdf.js over @napi-rs/canvas (prebuilt, no system library, no
  * download). Runs in a parser thread (pool.ts), one page at a time.
  */
 export async function renderPdfPages(data: Uint8Array, pages: readonly number[]): Promise<PageImage[]> {
-  const CanvasFactory = await createIsomorphicCanvasFactory(() => import('@napi-rs/canvas'));
+  const CanvasFactory = await createIsomorphicCanvasFactory(drawingModule);
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     pdf = await getDocumentProxy(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), {
@@ -60,7 +70,7 @@ export async function renderPdfPages(data: Uint8Array, pages: readonly number[])
       const surface = factory.create(width, height);
       await page.render({ canvas: surface.canvas, canvasContext: surface.context, viewport } as never)
         .promise;
-      images.push({ page: n, image: await surface.canvas.encode('jpeg', JPEG_QUALITY), width, height });
+      images.push({ page: n, image: await encodePageImage(surface.canvas), width, height });
       page.cleanup();
       await yieldToLoop();
     }

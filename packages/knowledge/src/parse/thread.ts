@@ -3,7 +3,7 @@ import { parseSource, renderSource, type ParseTask, type RenderTask } from './pa
 import type { PageImage } from './pdf-render';
 import type { ParsedDocument } from './types';
 
-/** A parser thread's work: parse a document, or draw PDF pages as images. */
+/** A parser thread's work: parse a document, or draw PDF pages (or an image) as JPEGs. */
 export type ThreadTask = (ParseTask & { render?: never }) | { render: RenderTask };
 
 /** A parser thread's answer: the document or the images, or the `DocumentError` it failed with, as plain data. */
@@ -21,10 +21,7 @@ export default async function parseInThread(task: ThreadTask): Promise<ThreadAns
     if (task.render) return { ok: true, images: await renderSource(task.render) };
     return { ok: true, document: await parseSource(task) };
   } catch (err) {
-    const error = asDocumentError(
-      err,
-      task.render ? 'cannot draw the PDF pages' : 'cannot parse the document',
-    );
+    const error = asDocumentError(err, task.render ? 'cannot draw the pages' : 'cannot parse the document');
     return { ok: false, code: error.code, detail: error.detail };
   }
 }

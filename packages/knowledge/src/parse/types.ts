@@ -48,6 +48,9 @@ export interface DocumentMetadata {
   attachments?: number;
   /** DOCX/ODT paragraphs (headings included). */
   paragraphs?: number;
+  /** Images: the picture's size in pixels, as shown (EXIF orientation applied). */
+  width?: number;
+  height?: number;
   /** Size of the document as read, in bytes. */
   bytes: number;
   /** Parser warnings worth keeping (e.g. unsupported DOCX features), at most a few. */
@@ -58,9 +61,9 @@ export interface ParsedDocument {
   type: DocumentType;
   /** The whole document as plain text (markdown keeps its markup). */
   text: string;
-  /** PDF: the text of each page, in order. */
+  /** PDF: the text of each page, in order. An image: its one page, empty until an OCR model reads it. */
   pages?: string[];
-  /** PDF: the pages (1-based) whose text an OCR model read (set by ingestion, not by parsing). */
+  /** PDF or image: the pages (1-based) whose text an OCR model read (set by ingestion, not by parsing). */
   ocrPages?: number[];
   /** XLSX and ODS: the text of each sheet that holds data, in workbook order. */
   sheets?: { name: string; text: string }[];

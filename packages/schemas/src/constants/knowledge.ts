@@ -29,6 +29,8 @@ export const documentTypes = [
   'json',
   'html',
   'txt',
+  // A photo or scan of a page, read by the collection's OCR model.
+  'image',
 ] as const;
 export type DocumentType = (typeof documentTypes)[number];
 
@@ -67,6 +69,12 @@ export const KNOWLEDGE_EXTENSIONS: Readonly<Record<string, DocumentType>> = {
   '.yaml': 'txt',
   '.yml': 'txt',
   '.log': 'txt',
+  // Images (a photographed or scanned page, a screenshot): read by the collection's OCR model.
+  '.png': 'image',
+  '.jpg': 'image',
+  '.jpeg': 'image',
+  '.webp': 'image',
+  '.gif': 'image',
 };
 
 /** Stored tool configurations nodes reference by `toolId`. */
@@ -80,6 +88,8 @@ export const KNOWLEDGE_LIMITS = {
   maxFilesPerUpload: 20,
   /** PDF pages without text (scans) one document may have read by OCR. */
   maxOcrPages: 500,
+  /** Pixels of one image document (a 48-megapixel photo fits); larger ones are refused before decoding. */
+  maxImagePixels: 50_000_000,
   /** Pages one sitemap adds to a collection. */
   maxWebPages: 500,
   maxTopK: 100,

@@ -225,7 +225,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
     ): Promise<RagDocument[]> {
       const found = await writableOne(principal, collectionId);
       const dir = uploadsDirOf(deps.dataDir, found.row.organizationId, found.row.id);
-      const staged = await stageFiles(parts(), dir);
+      const staged = await stageFiles(parts(), dir, { images: found.row.ocrModelId !== null });
       try {
         const rows = await record(principal, found.row, dir, staged);
         deps.knowledge.notifyIngestion();

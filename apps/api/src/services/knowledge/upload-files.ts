@@ -1,12 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, extname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { privateDir, PRIVATE_FILE_MODE } from '@atelier/db';
 import { DEFAULT_LIMITS, DocumentError, detectType } from '@atelier/knowledge';
-import { KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
+import { KNOWLEDGE_EXTENSIONS, KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
 import { AppError } from '../errors';
 
 /** One file part of a multipart upload, as @fastify/multipart yields it. */
@@ -48,6 +48,19 @@ async function assertAccepted(filename: string, mimeType: string) {
   }
 }
 
+/** An image is read by the collection's OCR model only: without one it is refused at once, not failed later. */
+function assertReadable(filename: string, mimeType: string, images: boolean) {
+  const image =
+    KNOWLEDGE_EXTENSIONS[extname(filename).toLowerCase()] === 'image' || mimeType.startsWith('image/');
+  if (image && !images) {
+    throw new AppError(
+      422,
+      'ocr_model_missing',
+      `"${filename}": an image is read by the collection's OCR model; choose one in the collection's settings first.`,
+    );
+  }
+}
+
 const MEGABYTES = KNOWLEDGE_LIMITS.maxDocumentBytes / (1024 * 1024);
 
 /** The multipart plugin's limit errors as the API answers them. */
@@ -74,16 +87,22 @@ function limitError(error: unknown): unknown {
 
 /**
  * Streams every file part to `dir` under a temporary name while its sha256 is computed: nothing is
- * held whole in memory. On any refusal (a file over the limit, a refused type) every file written so
- * far is removed, so a refused upload leaves nothing on disk.
+ * held whole in memory. On any refusal (a file over the limit, a refused type, an image where the
+ * collection has no OCR model: `images` false) every file written so far is removed, so a refused
+ * upload leaves nothing on disk.
  */
-export async function stageFiles(parts: AsyncIterable<UploadPart>, dir: string): Promise<StagedFile[]> {
+export async function stageFiles(
+  parts: AsyncIterable<UploadPart>,
+  dir: string,
+  options: { images: boolean },
+): Promise<StagedFile[]> {
   privateDir(dir);
   const staged: StagedFile[] = [];
   try {
     for await (const part of parts) {
       const filename = cleanFilename(part.filename);
       await assertAccepted(filename, part.mimetype);
+      assertReadable(filename, part.mimetype, options.images);
       const tempPath = join(dir, `.upload-${randomUUID()}`);
       const hash = createHash('sha256');
       let sizeBytes = 0;

@@ -1,5 +1,5 @@
 import type { RagDocument } from '@atelier/schemas';
-import { FileText, Globe, RefreshCw, Trash2 } from 'lucide-react';
+import { FileText, Globe, ImageIcon, RefreshCw, Trash2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -38,6 +38,8 @@ export function DocumentItem({
       <div className="flex items-center gap-3">
         {web ? (
           <Globe className="size-4 shrink-0 text-muted-foreground" />
+        ) : d.type === 'image' ? (
+          <ImageIcon className="size-4 shrink-0 text-muted-foreground" />
         ) : (
           <FileText className="size-4 shrink-0 text-muted-foreground" />
         )}
@@ -59,7 +61,9 @@ export function DocumentItem({
               web && d.size_bytes === 0 ? null : formatBytes(d.size_bytes),
               d.status === 'ready' ? t('knowledge.documents.chunks', { count: d.chunk_count }) : null,
               d.status === 'ready' && d.ocr_pages > 0
-                ? t('knowledge.documents.ocrPages', { count: d.ocr_pages })
+                ? d.type === 'image'
+                  ? t('knowledge.documents.imageRead')
+                  : t('knowledge.documents.ocrPages', { count: d.ocr_pages })
                 : null,
             ]
               .filter(Boolean)
