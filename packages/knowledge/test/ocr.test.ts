@@ -135,6 +135,44 @@ describe('scanned PDF pages read by the collection OCR model', () => {
     ]);
   });
 
+  it('pages read before are not sent again: a re-upload pays only for its new pages', async () => {
+    const { id } = await addCollection(env, { ocrModelId: env.models.ocr });
+    const calls = () => logRows(env, env.models.ocr);
+    const cached = async (documentId: string) =>
+      Number(
+        (
+          await env.q<{ n: string }>('SELECT count(*) AS n FROM rag_document_ocr WHERE document_id = $1', [
+            documentId,
+          ])
+        )[0]!.n,
+      );
+
+    const before = await calls();
+    const documentId = await queueDocument(env, id, 'minutes.pdf', { data: await pdfOf([null, null]) });
+    expect(await settled(env, documentId)).toMatchObject({ status: 'ready', ocrPages: 2 });
+    expect(await calls()).toBe(before + 2);
+    expect(await cached(documentId)).toBe(2);
+
+    // The same file again: both pages drawn again, neither sent.
+    await queueDocument(env, id, 'minutes.pdf', { data: await pdfOf([null, null]) });
+    expect(await settled(env, documentId)).toMatchObject({ status: 'ready', ocrPages: 2, chunksSkipped: 2 });
+    expect(await calls()).toBe(before + 2);
+
+    // A third scanned page (its own text): only it is sent.
+    await queueDocument(env, id, 'minutes.pdf', { data: await pdfOf([null, null, null]) });
+    expect(await settled(env, documentId)).toMatchObject({ status: 'ready', ocrPages: 3 });
+    expect(await calls()).toBe(before + 3);
+    expect(await cached(documentId)).toBe(3);
+
+    // Pages the document no longer has are forgotten; the document's readings go with it.
+    await queueDocument(env, id, 'minutes.pdf', { data: await pdfOf([null]) });
+    expect(await settled(env, documentId)).toMatchObject({ status: 'ready', ocrPages: 1 });
+    expect(await calls()).toBe(before + 3);
+    expect(await cached(documentId)).toBe(1);
+    await env.q('DELETE FROM rag_documents WHERE id = $1', [documentId]);
+    expect(await cached(documentId)).toBe(0);
+  });
+
   it('without an OCR model, a scanned PDF fails and says how to read it; pages with text are kept', async () => {
     const { id } = await addCollection(env);
     const scanned = await queueDocument(env, id, 'scan.pdf', { data: await pdfOf([null, null]) });

@@ -5,6 +5,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   real,
   text,
   timestamp,
@@ -141,6 +142,29 @@ export const ragDocuments = pgTable(
     index('rag_documents_queue_idx').on(t.status, t.lockedUntil),
     uniqueIndex('rag_documents_filename_idx').on(t.collectionId, t.filename),
   ],
+);
+
+/**
+ * What the collection's OCR model read of a document's drawn pages (PDF pages without text, an image),
+ * by the drawn JPEG's sha256 and the model: ingesting the document again (a re-upload, a retry after a
+ * provider error, a web PDF fetched anew) reads, and charges for, only the pages not read yet. It goes
+ * with its document (deleted with it) and keeps only the pages of its last complete reading.
+ */
+export const ragDocumentOcr = pgTable(
+  'rag_document_ocr',
+  {
+    documentId: uuid('document_id')
+      .notNull()
+      .references(() => ragDocuments.id, { onDelete: 'cascade' }),
+    modelId: uuid('model_id')
+      .notNull()
+      .references(() => models.id, { onDelete: 'cascade' }),
+    /** sha256 of the JPEG the model was sent, hex. */
+    imageSha256: text('image_sha256').notNull(),
+    text: text('text').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.documentId, t.modelId, t.imageSha256] })],
 );
 
 /** A stored tool configuration (a Figma token, a Jira site…) that nodes reference by `toolId`. */

@@ -11,6 +11,7 @@ import { loadCollectionById, setDimension, type CollectionRecord } from '../serv
 import type { SqlClient } from '../stores/sql-client';
 import { contentHash, KnowledgeError, type ChunkInput, type VectorStore } from '../stores/vector-store';
 import { chunkDocument, documentMetadata } from './chunk';
+import { loadOcrCache } from './ocr-cache';
 import { pagesWithoutText, readScannedPages } from './ocr-pages';
 import type { ClaimedDocument, Lease } from './queue';
 import { fetchWebDocument, WEB_DOCUMENT_BYTES } from './web-source';
@@ -182,6 +183,7 @@ export async function ingestDocument(
       calls: ctx.calls,
       scope,
       modelId: collection.ocrModelId,
+      cache: await loadOcrCache(ctx.sql, document.id, collection.ocrModelId),
       filename: document.filename,
       parsed,
       source,

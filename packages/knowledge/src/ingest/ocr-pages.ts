@@ -3,6 +3,7 @@ import { KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
 import { renderPages, type ParsedDocument } from '../parse/index';
 import { mapLimited, type ModelCalls } from '../service/models';
 import { KnowledgeError } from '../stores/vector-store';
+import { imageHash, type OcrCache } from './ocr-cache';
 
 /** Pages drawn per parser-thread task (each image is a few hundred KB). */
 const PAGES_PER_DRAWING = 4;
@@ -19,6 +20,8 @@ export interface ScannedPagesInput {
   /** The PDF or image: the upload on disk, or a fetched page's bytes. */
   source: { path: string } | { data: Uint8Array };
   signal: AbortSignal;
+  /** What the model read of this document's pages before: those are not sent again. */
+  cache: OcrCache;
   /** Pages read so far, of how many. */
   onProgress: (done: number, total: number) => Promise<void>;
 }
@@ -47,6 +50,7 @@ export async function readScannedPages(input: ScannedPagesInput): Promise<number
     );
   }
   const pages = parsed.pages!;
+  const drawn: string[] = [];
   let done = 0;
   for (let i = 0; i < blank.length; i += PAGES_PER_DRAWING) {
     signal.throwIfAborted();
@@ -57,19 +61,27 @@ export async function readScannedPages(input: ScannedPagesInput): Promise<number
       limits: { maxBytes: KNOWLEDGE_LIMITS.maxDocumentBytes },
     });
     await mapLimited(images, OCR_CONCURRENCY, async ({ page, image }) => {
-      const dataUrl = `data:image/jpeg;base64,${Buffer.from(image).toString('base64')}`;
-      const text = await input.calls.readImage(
-        input.scope,
-        input.modelId,
-        dataUrl,
-        parsed.type === 'image' ? input.filename : `page ${page} of ${input.filename}`,
-        signal,
-      );
-      pages[page - 1] = text.replace(/\r\n?/g, '\n').trim();
+      const hash = imageHash(image);
+      drawn.push(hash);
+      let text = input.cache.get(hash);
+      if (text === undefined) {
+        const dataUrl = `data:image/jpeg;base64,${Buffer.from(image).toString('base64')}`;
+        const answer = await input.calls.readImage(
+          input.scope,
+          input.modelId,
+          dataUrl,
+          parsed.type === 'image' ? input.filename : `page ${page} of ${input.filename}`,
+          signal,
+        );
+        text = answer.replace(/\r\n?/g, '\n').trim();
+        await input.cache.put(hash, text);
+      }
+      pages[page - 1] = text;
     });
     done += images.length;
     await input.onProgress(done, blank.length);
   }
+  await input.cache.keepOnly(drawn);
   parsed.ocrPages = blank.filter((page) => pages[page - 1] !== '');
   parsed.text = pages.filter((page) => page !== '').join('\n\n');
   return parsed.ocrPages.length;
