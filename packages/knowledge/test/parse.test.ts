@@ -131,6 +131,48 @@ describe('parseDocument: every type', () => {
     expect(text.text).toBe(`Odt heading\n\n${decoded}`);
   });
 
+  it('pptx and odt tables: a line per row, cells between |, a cell of paragraphs as blocks', async () => {
+    const cell = (...paragraphs: string[]) =>
+      `<a:tc><a:txBody>${paragraphs.map((p) => `<a:p><a:r><a:t>${p}</a:t></a:r></a:p>`).join('')}</a:txBody></a:tc>`;
+    const table = (rows: string[][]) =>
+      `<p:graphicFrame><a:graphic><a:graphicData><a:tbl><a:tblGrid/>${rows
+        .map((r) => `<a:tr>${r.join('')}</a:tr>`)
+        .join('')}</a:tbl></a:graphicData></a:graphic></p:graphicFrame>`;
+    const pptx = unzipSync(bytes('sample.pptx'));
+    const slide = new TextDecoder().decode(pptx['ppt/slides/slide3.xml']);
+    const rows = table([
+      [cell('Plan'), cell('Price')],
+      [cell('Team'), cell('12 €')],
+      [cell(), cell()],
+      [cell('Pro'), cell('30 €')],
+    ]);
+    pptx['ppt/slides/slide3.xml'] = strToU8(slide.replace('</p:spTree>', `${rows}</p:spTree>`));
+    const slides = await parseDocument({ data: zipSync(pptx), filename: 'prices.pptx' });
+    expect(slides.sections?.[0]).toEqual({
+      title: 'Slide 1',
+      text: 'Slide one title\nOpening & welcome\nPlan | Price\nTeam | 12 €\nPro | 30 €',
+    });
+
+    const odt = unzipSync(bytes('sample.odt'));
+    const content = new TextDecoder().decode(odt['content.xml']);
+    const odfCell = (...paragraphs: string[]) =>
+      `<table:table-cell>${paragraphs.map((p) => `<text:p>${p}</text:p>`).join('')}</table:table-cell>`;
+    const odfTable = (rows: string[][]) =>
+      `<table:table table:name="T"><table:table-column table:number-columns-repeated="2"/>${rows
+        .map((r) => `<table:table-row>${r.join('')}</table:table-row>`)
+        .join('')}</table:table>`;
+    const data = odfTable([
+      [odfCell('Ville'), odfCell('Jours')],
+      [odfCell('Tokyo'), odfCell('4')],
+    ]);
+    const layout = odfTable([[odfCell('Bienvenue', 'Premier paragraphe.'), odfCell('Encadré')]]);
+    odt['content.xml'] = strToU8(content.replace('</office:text>', `${data}${layout}</office:text>`));
+    const text = await parseDocument({ data: zipSync(odt), filename: 'trip.odt' });
+    expect(text.text).toBe(
+      `Odt heading\n\n${SENTENCE}\n\nVille | Jours\nTokyo | 4\n\nBienvenue\nPremier paragraphe.\n\nEncadré`,
+    );
+  });
+
   it('markdown: kept as written, sections at headings, title from the first heading', async () => {
     const doc = await parse('sample.md');
     expect(doc.type).toBe('markdown');
@@ -247,7 +289,7 @@ describe('parseDocument: every type', () => {
         title: 'Slide 1',
         text: `Odp slide one\n${SENTENCE}\nOpening & welcome\nNotes:\nThank the hosts.`,
       },
-      { title: 'Slide 2', text: 'Odp slide two\nRegion\nSales\nNorth\n120' },
+      { title: 'Slide 2', text: 'Odp slide two\nRegion | Sales\nNorth | 120' },
     ]);
   });
 

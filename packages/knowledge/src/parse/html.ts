@@ -1,4 +1,5 @@
 import { convert, type FormatCallback, type SelectorDefinition } from 'html-to-text';
+import { tableText } from './table-text';
 
 /** How a page's links, images and content are read. By default links keep their text and images go. */
 export interface HtmlTextOptions {
@@ -13,15 +14,10 @@ export interface HtmlTextOptions {
 /** Elements that are not a page's text: code, styles, navigation, buttons, embeds. */
 const SKIPPED = ['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'canvas', 'button', 'nav'];
 const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
-/** A data table's cell longer than this makes it a layout table. */
-const DATA_CELL_CHARS = 300;
-
 /**
- * A table as text a reader and a search both take in. A data table (short cells on one line each): a
- * line per row, its cells between ` | `, as a markdown table reads. A layout table (a cell holding
- * paragraphs, a long text or another table): its cells one after another as blocks. html-to-text's own
- * formats glue a layout table's cells into one word ("VilleJoursTokyo4") or pad a data table's columns
- * with spaces, wrapping long cells across lines.
+ * html-to-text's table as `tableText` makes it (table-text.ts): its own formats glue a layout table's
+ * cells into one word ("VilleJoursTokyo4") or pad a data table's columns with spaces, wrapping long
+ * cells across lines.
  */
 const rowsTable: FormatCallback = (elem, walk, builder) => {
   type Node = { type: string; name?: string; children?: Node[]; attribs?: Record<string, string> };
@@ -45,15 +41,7 @@ const rowsTable: FormatCallback = (elem, walk, builder) => {
   builder.closeTable({
     leadingLineBreaks: 2,
     trailingLineBreaks: 2,
-    tableToString: (rows) => {
-      const cells = rows.map((r) => r.map((c) => c.text.trim()));
-      const layout = cells.some((r) => r.some((c) => c.includes('\n') || c.length > DATA_CELL_CHARS));
-      if (layout) return cells.flat().filter(Boolean).join('\n\n');
-      return cells
-        .filter((r) => r.some(Boolean))
-        .map((r) => r.join(' | '))
-        .join('\n');
-    },
+    tableToString: (rows) => tableText(rows.map((r) => r.map((c) => c.text))),
   });
 };
 

@@ -4,7 +4,7 @@ import mammoth from 'mammoth';
 import { unreadable } from './errors';
 import { htmlToText } from './html';
 import type { DocumentSection, FormatParser } from './types';
-import { elementsOf, firstText, paragraphsOf, parseXml, tidy } from './xml';
+import { elementsOf, firstText, paragraphsOf, parseXml, tidy, type TextRules } from './xml';
 import { ZipArchive } from './zip';
 
 /** `dc:title` from an OOXML core-properties or ODF meta part, when there is one. */
@@ -56,9 +56,11 @@ export const parseDocx: FormatParser = async ({ data, limits }) => {
   };
 };
 
-const PPTX_TEXT = {
+const PPTX_TEXT: TextRules = {
   paragraphs: new Set(['a:p']),
   inline: { 'a:br': () => '\n', 'a:tab': () => '\t' },
+  // A table on a slide reads a line per row, its cells between ` | `.
+  table: { table: 'a:tbl', row: 'a:tr', cell: 'a:tc' },
 };
 
 /** The slide parts in presentation order (`p:sldIdLst`), else by their file number. */

@@ -25,6 +25,8 @@ const ODF_TEXT: TextRules = {
   },
   // Tracked deletions and annotations are not part of the document's text.
   skip: new Set(['text:tracked-changes', 'office:annotation', 'text:note-citation']),
+  // A table (in a text or on a slide) reads a line per row (a spreadsheet's sheets are read apart).
+  table: { table: 'table:table', row: 'table:table-row', cell: 'table:table-cell' },
 };
 
 /** Speaker notes leave out their fields: the page number, the date, the header and the footer. */

@@ -1,4 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
+import { tableText } from './table-text';
 
 export type XmlNode = Record<string, unknown>;
 
@@ -50,6 +51,11 @@ export interface TextRules {
   inline?: Readonly<Record<string, (attrs: Record<string, string>) => string>>;
   /** Elements to leave out, children included. */
   skip?: ReadonlySet<string>;
+  /**
+   * A format's table elements: a table is then one paragraph (tagged as the table), read by
+   * `tableText`: a line per row, its cells between ` | ` (a cell's paragraphs on lines of their own).
+   */
+  table?: { table: string; row: string; cell: string };
 }
 
 /** The text of each paragraph element, in document order (a paragraph nested in another joins it). */
@@ -71,11 +77,24 @@ export function paragraphsOf(
     }
     return text;
   };
+  const tableOf = (children: XmlNode[], table: NonNullable<TextRules['table']>) =>
+    tableText(
+      outermost(children, table.row).map((row) =>
+        outermost(childrenOf(row), table.cell).map((cell) =>
+          paragraphsOf(childrenOf(cell), rules)
+            .map((p) => tidy(p.text))
+            .filter(Boolean)
+            .join('\n'),
+        ),
+      ),
+    );
   const walk = (list: XmlNode[]) => {
     for (const node of list) {
       const tag = tagOf(node);
       if (tag === undefined || tag === '#text' || rules.skip?.has(tag) || !Array.isArray(node[tag])) continue;
-      if (rules.paragraphs.has(tag))
+      if (rules.table?.table === tag)
+        found.push({ tag, attrs: attrsOf(node), text: tableOf(node[tag] as XmlNode[], rules.table) });
+      else if (rules.paragraphs.has(tag))
         found.push({ tag, attrs: attrsOf(node), text: textOf(node[tag] as XmlNode[]) });
       else walk(node[tag] as XmlNode[]);
     }
