@@ -123,7 +123,8 @@ function routes(lang: 'en' | 'fr') {
     { path: '/', ready: 'main' },
     { path: '/providers', ready: '[data-testid=models-table], main h1' },
     { path: '/knowledges', ready: 'main h1' },
-    { path: '/knowledges/collections/create', ready: 'main h1' },
+    // The wizard's first two steps (the second holds the longest choices: its model pickers).
+    { path: '/knowledges/collections/create', ready: 'main h1', next: main.common!.next! },
     { path: `/knowledges/collections/edit/${ids.collection}`, ready: 'main h1' },
     { path: '/studio', ready: 'main h1' },
     { path: `/studio/simple/${ids.simple}`, ready: 'main form, main h1' },
@@ -142,7 +143,7 @@ function routes(lang: 'en' | 'fr') {
     { path: '/admin/users', ready: 'main h1', actions: [main.admin!.users!.create!] },
     { path: '/forbidden', ready: 'h1' },
     { path: '/no-such-page', ready: 'h1' },
-  ] as { path: string; ready: string; actions?: string[]; tabs?: boolean }[];
+  ] as { path: string; ready: string; actions?: string[]; tabs?: boolean; next?: string }[];
 }
 
 async function phone(
@@ -187,6 +188,10 @@ describe.skipIf(inject('noBrowser'))('every page at 390 px', () => {
           const name = `phone-${lang}${route.path.replace(/[^a-z0-9]+/gi, '-').replace(/-[0-9a-f]{8}-.*$/, '')}`;
           await check(page, name, problems);
           for (const action of route.actions ?? []) await onScreen(page, action);
+          if (route.next) {
+            await page.getByRole('button', { name: route.next }).click();
+            await check(page, `${name}-step2`, problems);
+          }
           if (route.tabs) {
             const tabs = page.getByRole('tab');
             for (let i = 1; i < (await tabs.count()); i++) {

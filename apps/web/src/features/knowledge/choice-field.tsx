@@ -26,7 +26,8 @@ export function ChoiceField({
 }) {
   const note = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
   return (
-    <div className="grid gap-1.5">
+    // One column that may be narrower than a long choice (it is cut with an ellipsis, never overflows).
+    <div className="grid grid-cols-1 gap-1.5">
       <Label htmlFor={id}>{label}</Label>
       <Select value={value} onValueChange={onChange} disabled={disabled}>
         <SelectTrigger
