@@ -235,6 +235,49 @@ describe('RAG collections', () => {
     }
   });
 
+  it("shows a document's chunks page by page, in their order; not another organization's", async () => {
+    const { collectionId } = await builtinCollection(t.app, org, ws, fake.url, 'Chunked');
+    const put = await call(t.app, 'PUT', `/rag_collections/${collectionId}`, {
+      token: token(),
+      body: { chunk_size: 60, chunk_overlap: 0 },
+    });
+    expect(put.status).toBe(200);
+    const sentences = Array.from({ length: 5 }, (_, i) => `Paragraph ${i + 1} of the travel policy.`);
+    const uploaded = await upload(t.app, token(), collectionId, [
+      { filename: 'policy.txt', content: sentences.join('\n\n') },
+    ]);
+    const documentId = uploaded.body.documents[0].id as string;
+    const path = `/rag_collections/${collectionId}/documents/${documentId}/chunks`;
+    for (const until = Date.now() + 30_000; Date.now() < until;) {
+      const doc = await call(t.app, 'GET', `/rag_collections/${collectionId}/documents/${documentId}`, {
+        token: token(),
+      });
+      if (doc.body.document.status !== 'queued' && doc.body.document.status !== 'processing') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const first = await call(t.app, 'GET', `${path}?limit=2`, { token: token() });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ total: 5, limit: 2, offset: 0 });
+    expect(first.body.chunks).toEqual([
+      expect.objectContaining({
+        content: sentences[0],
+        metadata: expect.objectContaining({ chunk_index: 0 }),
+      }),
+      expect.objectContaining({
+        content: sentences[1],
+        metadata: expect.objectContaining({ chunk_index: 1 }),
+      }),
+    ]);
+    const rest = await call(t.app, 'GET', `${path}?offset=2&limit=10`, { token: token() });
+    expect(rest.body.chunks.map((c: { content: string }) => c.content)).toEqual(sentences.slice(2));
+    expect(rest.body.chunks[0].metadata).toMatchObject({ filename: 'policy.txt', document_id: documentId });
+    expect((await call(t.app, 'GET', `${path}?offset=5`, { token: token() })).body.chunks).toEqual([]);
+    expect((await call(t.app, 'GET', `${path}?limit=101`, { token: token() })).status).toBe(422);
+    expect((await call(t.app, 'GET', path, { token: other.admin.token })).status).toBe(404);
+    const elsewhere = `/rag_collections/${collectionId}/documents/${collectionId}/chunks`;
+    expect((await call(t.app, 'GET', elsewhere, { token: token() })).status).toBe(404);
+  });
+
   it('deletes a built-in collection with its store collection, documents and uploads', async () => {
     const { collectionId } = await builtinCollection(t.app, org, ws, fake.url, 'Doomed');
     const name = (await get(collectionId)).rag_collection.collection_name as string;

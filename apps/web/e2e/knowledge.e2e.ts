@@ -126,6 +126,20 @@ describe.skipIf(inject('noBrowser'))('knowledge in a browser', () => {
     expect(documents[0]!.chunk_count).toBeGreaterThan(0);
   });
 
+  it("shows the document's chunks as they were stored", async () => {
+    await page.getByRole('button', { name: 'Show the chunks of handbook.md' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('document-chunk').first().waitFor();
+    await dialog
+      .getByText(/27 days of paid annual leave/)
+      .first()
+      .waitFor();
+    await dialog.getByText(/^Chunks 1–\d+ of \d+$/).waitFor();
+    await shot(page, 'knowledge-document-chunks');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+
   it('the test retrieval box shows a chunk with its score, file and index', async () => {
     await page.getByRole('tab', { name: 'Test retrieval' }).click();
     await page.getByLabel('Question').fill('How many days of paid annual leave?');

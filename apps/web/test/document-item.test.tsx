@@ -1,6 +1,8 @@
 import type { RagDocument } from '@atelier/schemas';
-import { createElement } from 'react';
-import { describe, expect, it } from 'vitest';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, createElement } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DocumentChunksDialog } from '../src/features/knowledge/document-chunks-dialog';
 import { DocumentItem } from '../src/features/knowledge/document-item';
 import { pageText } from './dom-helpers';
 import { reactRoot } from './react-root';
@@ -25,9 +27,17 @@ const documentOf = (fields: Partial<RagDocument>): RagDocument => ({
   ...fields,
 });
 
+const onShowChunks = vi.fn();
 const show = (fields: Partial<RagDocument>) => {
   dom.remount();
-  dom.render(createElement(DocumentItem, { document: documentOf(fields), onRefetch() {}, onDelete() {} }));
+  dom.render(
+    createElement(DocumentItem, {
+      document: documentOf(fields),
+      onRefetch() {},
+      onShowChunks,
+      onDelete() {},
+    }),
+  );
   return pageText();
 };
 
@@ -39,5 +49,73 @@ describe('a document row', () => {
     expect(image).toContain('whiteboard.jpg');
     expect(image).toContain('1 chunk · read by OCR');
     expect(image).not.toContain('scanned page');
+  });
+
+  it('a ready document with chunks offers to show them; one still processing does not', () => {
+    show({ filename: 'policy.pdf' });
+    const button = document.querySelector<HTMLButtonElement>('[aria-label="Show the chunks of policy.pdf"]');
+    act(() => button!.click());
+    expect(onShowChunks).toHaveBeenCalledOnce();
+    show({ filename: 'policy.pdf', status: 'processing', progress: 0.4 });
+    expect(document.querySelector('[aria-label="Show the chunks of policy.pdf"]')).toBeNull();
+  });
+});
+
+describe("a document's chunks", () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const chunk = (index: number, metadata: Record<string, unknown> = {}) => ({
+    id: `d1:${index}`,
+    content: `Text of chunk ${index}.`,
+    metadata: { document_id: 'd1', filename: 'scan.pdf', chunk_index: index, ...metadata },
+  });
+  const until = async (text: string) => {
+    for (let i = 0; i < 50 && !pageText().includes(text); i++)
+      await act(() => new Promise((r) => setTimeout(r, 20)));
+  };
+
+  it('shows them twenty at a time with where each sits, and asks for the next page', async () => {
+    const asked: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        asked.push(String(url));
+        const offset = Number(new URL(String(url), 'http://x').searchParams.get('offset'));
+        const chunks =
+          offset === 0
+            ? [
+                chunk(0, { page: 1 }),
+                chunk(1, { page: 2, ocr: true }),
+                ...Array.from({ length: 18 }, (_, i) => chunk(i + 2)),
+              ]
+            : [chunk(20, { page: 9 })];
+        return new Response(JSON.stringify({ chunks, total: 21, limit: 20, offset }), {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        });
+      }),
+    );
+    dom.render(
+      createElement(
+        QueryClientProvider,
+        { client: new QueryClient({ defaultOptions: { queries: { retry: false } } }) },
+        createElement(DocumentChunksDialog, {
+          collectionId: 'c1',
+          document: documentOf({ chunk_count: 21 }),
+          onClose() {},
+        }),
+      ),
+    );
+    await until('Chunks 1–20 of 21');
+    expect(pageText()).toContain('Chunks of scan.pdf');
+    const items = [...document.querySelectorAll('[data-testid=document-chunk]')].map((li) => li.textContent);
+    expect(items).toHaveLength(20);
+    expect(items[0]).toBe('chunk 0page 116 charactersText of chunk 0.');
+    expect(items[1]).toBe('chunk 1page 2read by OCR16 charactersText of chunk 1.');
+    expect(asked[0]).toMatch(/\/rag_collections\/c1\/documents\/d1\/chunks\?limit=20&offset=0$/);
+    const next = document.querySelector<HTMLButtonElement>('[aria-label="Next chunks"]')!;
+    act(() => next.click());
+    await until('Chunks 21–21 of 21');
+    expect(pageText()).toContain('Text of chunk 20.');
+    expect(document.querySelector<HTMLButtonElement>('[aria-label="Next chunks"]')!.disabled).toBe(true);
   });
 });

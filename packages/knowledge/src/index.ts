@@ -19,3 +19,4 @@ export {
   SOURCE_EXCERPT_CHARS,
 } from './retrieve/answer-sources';
 export { type WebSource, WEB_DOCUMENT_BYTES } from './ingest/web-source';
+export { documentChunks } from './service/chunk-lookup';

@@ -231,6 +231,17 @@ export type RagDocument = z.infer<typeof ragDocument>;
 export const ragDocumentsAnswer = z.object({ documents: z.array(ragDocument) });
 export const ragDocumentAnswer = z.object({ document: ragDocument });
 export const documentParams = z.object({ id: uuid, documentId: uuid }).strict();
+/**
+ * A page of a document's chunks in their order (`metadata.chunk_index`), as its collection's store
+ * holds them: what the parser, the splitter and OCR made of it. `total`: the document's chunk count.
+ */
+export const documentChunksAnswer = z.object({
+  chunks: z.array(previewRow),
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
+export type DocumentChunksAnswer = z.infer<typeof documentChunksAnswer>;
 
 /** Pages added to a collection from the web: one page, or the pages of a sitemap. */
 export const addWebDocumentsBody = z

@@ -3,10 +3,12 @@ import {
   addWebDocumentsBody,
   createdIdAnswer,
   createRagCollectionBody,
+  documentChunksAnswer,
   documentParams,
   idParams,
   KNOWLEDGE_LIMITS,
   messageBody,
+  previewQuery,
   queryCollectionAnswer,
   queryCollectionBody,
   ragCollectionAnswer,
@@ -218,6 +220,23 @@ const ragCollectionsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ({
       document: await documents.get(principalOf(request), request.params.id, request.params.documentId),
     }),
+  );
+
+  app.get(
+    '/rag_collections/:id/documents/:documentId/chunks',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary:
+          "A page of a document's chunks in their order (limit 10 by default, at most 100; offset 0), as its collection's store holds them: what parsing, splitting and OCR made of it",
+        params: documentParams,
+        querystring: previewQuery,
+        response: { 200: documentChunksAnswer, ...errorAnswers(...AUTHED, 404, 502, 504) },
+      },
+    },
+    async (request) =>
+      documents.chunks(principalOf(request), request.params.id, request.params.documentId, request.query),
   );
 
   app.delete(

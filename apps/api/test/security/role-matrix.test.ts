@@ -117,6 +117,7 @@ const EXPECTED: Record<string, 'public' | typeof KEY | typeof EMBED | string[]> 
   'POST /rag_collections/:id/documents/web': AC,
   'GET /rag_collections/:id/documents': AC,
   'GET /rag_collections/:id/documents/:documentId': AC,
+  'GET /rag_collections/:id/documents/:documentId/chunks': AC,
   'DELETE /rag_collections/:id/documents/:documentId': AC,
   'GET /tools': AC,
   'GET /tools/types': AC,

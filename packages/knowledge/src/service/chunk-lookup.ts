@@ -1,4 +1,10 @@
-import { MAX_TOP_K, type MetadataFilter, type StoredChunk, type VectorStore } from '../stores/vector-store';
+import {
+  KnowledgeError,
+  MAX_TOP_K,
+  type MetadataFilter,
+  type StoredChunk,
+  type VectorStore,
+} from '../stores/vector-store';
 
 /**
  * Reads stored chunks by metadata through the store's public interface (every store kind answers it):
@@ -44,4 +50,33 @@ export async function documentChunkHashes(
     for (const chunk of page) hashes.set(chunk.id, chunk.contentHash);
   }
   return hashes;
+}
+
+/**
+ * A page of a document's stored chunks, in order: chunk indexes `offset` to `offset + limit - 1`. A
+ * collection not made yet in its store holds none.
+ */
+export async function documentChunks(
+  store: VectorStore,
+  collection: string,
+  dimension: number | null,
+  documentId: string,
+  page: { offset: number; limit: number },
+): Promise<StoredChunk[]> {
+  if (dimension === null) return [];
+  const filter: MetadataFilter = {
+    and: [
+      { field: 'document_id', op: 'eq', value: documentId },
+      { field: 'chunk_index', op: 'gte', value: page.offset },
+      { field: 'chunk_index', op: 'lt', value: page.offset + page.limit },
+    ],
+  };
+  const chunks = await chunksWhere(store, collection, dimension, filter, page.limit).catch(
+    (error: unknown) => {
+      if (error instanceof KnowledgeError && error.code === 'collection_not_found') return [];
+      throw error;
+    },
+  );
+  const index = (c: StoredChunk) => Number(c.metadata.chunk_index);
+  return chunks.sort((a, b) => index(a) - index(b));
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { ragDocuments, type Db } from '@atelier/db';
-import type { AddWebDocumentsBody, RagDocument } from '@atelier/schemas';
+import { documentChunks } from '@atelier/knowledge';
+import type { AddWebDocumentsBody, DocumentChunksAnswer, RagDocument } from '@atelier/schemas';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import { conflict, notFound } from '../errors';
@@ -253,6 +254,27 @@ export function createDocumentsService(deps: DocumentsDeps) {
     async get(principal: Principal, collectionId: string, id: string): Promise<RagDocument> {
       await deps.collections.find(principal, collectionId);
       return toRagDocument(await findDocument(principal, collectionId, id));
+    },
+
+    /** A page of the document's chunks, in order, as its collection's store holds them. */
+    async chunks(
+      principal: Principal,
+      collectionId: string,
+      id: string,
+      page: { limit: number; offset: number },
+    ): Promise<DocumentChunksAnswer> {
+      const { row: collection, connector } = await deps.collections.find(principal, collectionId);
+      const document = await findDocument(principal, collectionId, id);
+      const store = await deps.connectors.storeOf(connector);
+      const chunks = await mapped(
+        () => documentChunks(store, collection.collectionName, collection.dimension, id, page),
+        connector.kind !== 'builtin',
+      );
+      return {
+        chunks: chunks.map((c) => ({ id: c.id, content: c.content, metadata: c.metadata })),
+        total: document.chunkCount,
+        ...page,
+      };
     },
 
     /** Deletes the document's chunks from the store, its waiting file and its row. */

@@ -1,5 +1,5 @@
 import type { RagDocument } from '@atelier/schemas';
-import { FileText, Globe, ImageIcon, RefreshCw, Trash2 } from 'lucide-react';
+import { FileText, Globe, ImageIcon, RefreshCw, Rows3, Trash2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -15,15 +15,17 @@ const STATUS_STYLE: Record<RagDocument['status'], string> = {
 
 /**
  * One document of a collection: its name (a web page: its path, linked, its site beside), size and
- * chunks, status with progress or error, and its actions (fetch a web page again, delete).
+ * chunks, status with progress or error, and its actions (show its chunks, fetch a web page again, delete).
  */
 export function DocumentItem({
   document: d,
   onRefetch,
+  onShowChunks,
   onDelete,
 }: {
   document: RagDocument;
   onRefetch(url: string): void;
+  onShowChunks(): void;
   onDelete(): void;
 }) {
   const { t } = useTranslation();
@@ -75,6 +77,17 @@ export function DocumentItem({
             ? t('knowledge.documents.processing', { percent: Math.round(d.progress * 100) })
             : t(`knowledge.documents.status.${d.status}`)}
         </Badge>
+        {d.status === 'ready' && d.chunk_count > 0 ? (
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={t('knowledge.documents.showChunks', { name: d.filename })}
+            title={t('knowledge.documents.showChunks', { name: d.filename })}
+            onClick={onShowChunks}
+          >
+            <Rows3 />
+          </Button>
+        ) : null}
         {url && (d.status === 'ready' || d.status === 'failed') ? (
           <Button
             variant="ghost"

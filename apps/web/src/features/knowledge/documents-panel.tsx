@@ -17,6 +17,7 @@ import {
   useDocuments,
 } from './queries';
 import { LoadError } from '@/components/load-error';
+import { DocumentChunksDialog } from './document-chunks-dialog';
 import { DocumentItem } from './document-item';
 import { UploadZone } from './upload-zone';
 import { WebPagesDialog } from './web-pages-dialog';
@@ -30,6 +31,7 @@ export function DocumentsPanel({ collection }: { collection: RagCollection }) {
   const queryClient = useQueryClient();
   const documents = useDocuments(collection.id);
   const [deleting, setDeleting] = useState<RagDocument | null>(null);
+  const [showing, setShowing] = useState<RagDocument | null>(null);
   const [addingWeb, setAddingWeb] = useState(false);
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: documentsKey(collection.id) });
@@ -113,12 +115,18 @@ export function DocumentsPanel({ collection }: { collection: RagCollection }) {
                 key={d.id}
                 document={d}
                 onRefetch={(url) => void refetch(url)}
+                onShowChunks={() => setShowing(d)}
                 onDelete={() => setDeleting(d)}
               />
             ))}
           </ul>
         )}
       </section>
+      <DocumentChunksDialog
+        collectionId={collection.id}
+        document={showing}
+        onClose={() => setShowing(null)}
+      />
       <ConfirmDelete
         open={deleting !== null}
         title={t('knowledge.documents.deleteTitle')}

@@ -6,6 +6,7 @@ import type {
   CreateConnectorBody,
   CreateRagCollectionBody,
   CreateToolBody,
+  DocumentChunksAnswer,
   ModelWithProvider,
   PreviewRow,
   QueryCollectionAnswer,
@@ -129,6 +130,21 @@ export interface PreviewPage {
 }
 export const fetchPreview = (connectorId: string, name: string, limit: number, offset: number) =>
   api.get<PreviewPage>(`${connectorPath(connectorId, name)}/preview?limit=${limit}&offset=${offset}`);
+
+/** How many of a document's chunks the chunks dialog shows at once. */
+export const CHUNKS_PAGE = 20;
+
+/** A page of a document's chunks, in order. */
+export const useDocumentChunks = (collectionId: string, documentId: string | null, offset: number) =>
+  useQuery({
+    queryKey: ['rag-document-chunks', collectionId, documentId, offset],
+    queryFn: () =>
+      api.get<DocumentChunksAnswer>(
+        `/rag_collections/${q(collectionId)}/documents/${q(documentId ?? '')}/chunks?limit=${CHUNKS_PAGE}&offset=${offset}`,
+      ),
+    enabled: documentId !== null,
+    placeholderData: (previous) => previous,
+  });
 
 /** Polled every 2 s while a document is queued or processing. */
 export const useDocuments = (collectionId: string) =>
