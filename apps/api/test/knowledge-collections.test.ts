@@ -154,6 +154,35 @@ describe('RAG collections', () => {
     expect(refused).toMatchObject({ status: 409, body: { code: 'collection_not_empty' } });
   });
 
+  it('reads full text in the language chosen; it changes only while the collection is empty', async () => {
+    const { collectionId } = await builtinCollection(t.app, org, ws, fake.url, 'Voyages');
+    const { rag_collection: made } = await get(collectionId);
+    expect(made.full_text_language).toBe('simple');
+    const put = (body: object) =>
+      call(t.app, 'PUT', `/rag_collections/${collectionId}`, { token: token(), body });
+    expect((await put({ full_text_language: 'french', hybrid: true })).body.rag_collection).toMatchObject({
+      full_text_language: 'french',
+      hybrid: true,
+    });
+    expect((await put({ full_text_language: 'klingon' })).status).toBe(422);
+    // The empty store collection was made again: its words are now read in French.
+    const name = made.collection_name as string;
+    await store().upsert(name, [
+      {
+        id: 'v:0',
+        content: 'Les voyages en train sont remboursés.',
+        embedding: Array.from({ length: made.dimension as number }, (_, i) => (i === 0 ? 1 : 0)),
+        metadata: {},
+      },
+    ]);
+    const hits = await store().textSearch(name, { query: 'voyage remboursé', topK: 5 });
+    expect(hits.map((h) => h.id)).toEqual(['v:0']);
+    const refused = await put({ full_text_language: 'english' });
+    expect(refused).toMatchObject({ status: 409, body: { code: 'collection_not_empty' } });
+    expect(refused.body.detail).toContain('full-text language');
+    expect((await get(collectionId)).rag_collection.full_text_language).toBe('french');
+  });
+
   it('answers a query with chunks, scores and their source', async () => {
     const { collectionId, modelId } = await builtinCollection(t.app, org, ws, fake.url, 'Animals');
     const name = (await get(collectionId)).rag_collection.collection_name as string;

@@ -72,16 +72,20 @@ describe('a Qdrant connector', () => {
       expect.objectContaining({ name: 'handbook', dimension: 64, writable: true }),
     ]);
 
-    const created = await call(t.app, 'POST', '/rag_collections', {
+    const body = {
+      workspace_id: ws,
+      name: 'Handbook in Qdrant',
+      connector_id: connectorId,
+      collection_name: 'handbook',
+      embeddings_model_id: modelId,
+    };
+    // Qdrant's text search is its own: only the built-in store reads words in a language.
+    const french = await call(t.app, 'POST', '/rag_collections', {
       token: token(),
-      body: {
-        workspace_id: ws,
-        name: 'Handbook in Qdrant',
-        connector_id: connectorId,
-        collection_name: 'handbook',
-        embeddings_model_id: modelId,
-      },
+      body: { ...body, full_text_language: 'french' },
     });
+    expect(french).toMatchObject({ status: 422, body: { code: 'full_text_language_unsupported' } });
+    const created = await call(t.app, 'POST', '/rag_collections', { token: token(), body });
     expect(created.status).toBe(201);
     const collectionId = created.body.id as string;
     const uploaded = await upload(t.app, token(), collectionId, [

@@ -4,6 +4,7 @@ import {
   type Connector,
   type RagCollection,
 } from '@atelier/schemas';
+import { fullTextLanguages } from '@atelier/schemas/constants';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createBody,
@@ -12,6 +13,7 @@ import {
   wizardDataOf,
 } from '../src/features/knowledge/wizard-form';
 import { canLeave, useWizardStore } from '../src/features/knowledge/wizard-store';
+import { fullTextLanguageItems } from '../src/features/knowledge/format';
 
 const WS = '11111111-1111-4111-8111-111111111111';
 const MODEL = '22222222-2222-4222-8222-222222222222';
@@ -41,6 +43,7 @@ const collection: RagCollection = {
   rerank_model_id: null,
   ocr_model_id: null,
   hybrid: true,
+  full_text_language: 'french',
   writable: true,
   document_count: 0,
   chunk_count: 0,
@@ -124,6 +127,7 @@ describe('collection wizard store: saving', () => {
     const body = JSON.parse(String(init.body));
     expect(createRagCollectionBody.safeParse(body).success).toBe(true);
     expect(body).not.toHaveProperty('connector_id'); // built-in
+    expect(body.full_text_language).toBe('simple');
     expect(store().data.id).toBe(ID); // saving again updates
   });
 
@@ -160,6 +164,7 @@ describe('collection wizard store: saving', () => {
       top_k: 4,
       score_threshold: null,
       hybrid: true,
+      full_text_language: 'french',
     });
   });
 
@@ -245,6 +250,17 @@ describe('collection step validation', () => {
       collection_name: null,
       chunk_size: '800',
       score_threshold: '0.2',
+      full_text_language: 'french',
     });
+  });
+
+  it("lists the full-text languages by their names in the reader's language, any language first", () => {
+    const en = fullTextLanguageItems('en', 'Any language');
+    expect(en).toHaveLength(fullTextLanguages.length);
+    expect(en[0]).toEqual({ value: 'simple', label: 'Any language' });
+    expect(en.find((i) => i.value === 'french')?.label).toBe('French');
+    const fr = fullTextLanguageItems('fr', 'Toute langue');
+    expect(fr.find((i) => i.value === 'german')?.label).toBe('Allemand');
+    expect(fr.slice(1, 3).map((i) => i.label)).toEqual(['Allemand', 'Anglais']);
   });
 });

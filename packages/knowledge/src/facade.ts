@@ -3,6 +3,7 @@ import type { KnowledgeServices } from '@atelier/engine';
 import type { MeterScope, ModelAccess, ModelTarget, SecretBox } from '@atelier/metering';
 import type { UrlPolicy } from '@atelier/net';
 import type { QueryCollectionAnswer, QueryCollectionBody } from '@atelier/schemas';
+import type { FullTextLanguage } from '@atelier/schemas/constants';
 import type { WebSource } from './ingest/web-source';
 import type { Distance, VectorStore } from './stores/vector-store';
 
@@ -61,6 +62,8 @@ export interface CollectionRecord {
   rerankModelId: string | null;
   ocrModelId: string | null;
   hybrid: boolean;
+  /** The language its full-text search reads chunks in (the store collection is made with it). */
+  fullTextLanguage: FullTextLanguage;
   connector: ConnectorRecord;
 }
 

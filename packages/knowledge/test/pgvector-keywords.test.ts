@@ -110,6 +110,31 @@ function describeKeywords(name: string, makeSubject: () => Promise<StoreSubject>
       expect(ids(all.slice(0, 2)).sort()).toEqual(['c0', 'c1']);
     });
 
+    it("reads a collection's chunks and questions in its language: stems, stop words", async () => {
+      const store = subject.store();
+      const texts = [
+        chunk('v', 'Les voyages en train sont remboursés en seconde classe.'),
+        chunk('h', "L'hôtel est réservé par l'assistante."),
+      ];
+      await store.createCollection({ name: 'voyages_fr', dimension: 2, textLanguage: 'french' });
+      await store.upsert('voyages_fr', texts);
+      await store.createCollection({ name: 'voyages_simple', dimension: 2 });
+      await store.upsert('voyages_simple', texts);
+      // "voyage" and "remboursé" are stems of "voyages" and "remboursés" in French, not in simple.
+      const question = { query: 'Quel voyage est remboursé ?', topK: 10 };
+      expect(ids(await store.textSearch('voyages_fr', question))).toEqual(['v']);
+      expect(await store.textSearch('voyages_simple', question)).toEqual([]);
+      expect(ids(await store.textSearch('voyages_fr', { query: '"voyage en train"', topK: 10 }))).toEqual([
+        'v',
+      ]);
+      expect(ids(await store.textSearch('voyages_fr', { query: 'réservée -voyages', topK: 10 }))).toEqual([
+        'h',
+      ]);
+      await expect(
+        store.createCollection({ name: 'klingon', dimension: 2, textLanguage: 'klingon' as never }),
+      ).rejects.toMatchObject({ status: 422, code: 'invalid_text_language' });
+    });
+
     it('reads lexemes holding quotes and backslashes as they are', async () => {
       const store = subject.store();
       await store.createCollection({ name: 'odd', dimension: 2 });

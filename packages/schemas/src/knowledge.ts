@@ -4,6 +4,7 @@ import {
   collectionSplitters,
   connectorKinds,
   documentStatuses,
+  fullTextLanguages,
   KNOWLEDGE_LIMITS,
   toolTypes,
   vectorDistances,
@@ -12,6 +13,7 @@ import {
 export const connectorKind = z.enum(connectorKinds);
 export const vectorDistance = z.enum(vectorDistances);
 export const collectionSplitter = z.enum(collectionSplitters);
+export const fullTextLanguage = z.enum(fullTextLanguages);
 export const documentStatus = z.enum(documentStatuses);
 export const toolType = z.enum(toolTypes);
 
@@ -141,6 +143,11 @@ export const ragCollection = z.object({
   /** The OCR model that reads PDF pages without text (scans); null: such pages are left out. */
   ocr_model_id: z.string().nullable(),
   hybrid: z.boolean(),
+  /**
+   * The language full-text (hybrid) search reads the chunks in: stemming and stop words (`french`:
+   * "voyage" finds "voyages"); `simple`: any language, words as written. Built-in store only.
+   */
+  full_text_language: fullTextLanguage,
   /** false for a read-only external collection: no uploads. */
   writable: z.boolean(),
   document_count: z.number().int(),
@@ -184,6 +191,7 @@ export const createRagCollectionBody = z
     rerank_model_id: uuid.nullable().optional(),
     ocr_model_id: uuid.nullable().optional(),
     hybrid: z.boolean().optional(),
+    full_text_language: fullTextLanguage.optional(),
   })
   .strict();
 export type CreateRagCollectionBody = z.infer<typeof createRagCollectionBody>;
@@ -201,6 +209,8 @@ export const updateRagCollectionBody = z
     rerank_model_id: uuid.nullable().optional(),
     ocr_model_id: uuid.nullable().optional(),
     hybrid: z.boolean().optional(),
+    /** Changing it is refused (409) once documents are stored: their words were read in the old one. */
+    full_text_language: fullTextLanguage.optional(),
   })
   .strict();
 export type UpdateRagCollectionBody = z.infer<typeof updateRagCollectionBody>;

@@ -16,6 +16,7 @@ import {
   collectionSplitters,
   connectorKinds,
   documentStatuses,
+  fullTextLanguages,
   toolTypes,
   vectorDistances,
 } from '@atelier/schemas/constants';
@@ -84,6 +85,8 @@ export const ragCollections = pgTable(
     /** The OCR model that reads PDF pages without text (scans); null: such pages are left out. */
     ocrModelId: uuid('ocr_model_id').references(() => models.id, { onDelete: 'set null' }),
     hybrid: boolean('hybrid').notNull().default(false),
+    /** The language full-text (hybrid) search reads chunks in: a text search configuration. */
+    fullTextLanguage: text('full_text_language', { enum: fullTextLanguages }).notNull().default('simple'),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     ...stamps,
   },

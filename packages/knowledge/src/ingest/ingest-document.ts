@@ -77,6 +77,7 @@ function collectionEnsurer(ctx: IngestContext, collection: CollectionRecord, sto
         dimension,
         distance: collection.distance,
         deferVectorIndex: true,
+        textLanguage: collection.fullTextLanguage,
       });
     } catch (error) {
       if (!(error instanceof KnowledgeError && error.status === 409)) throw error;

@@ -1,3 +1,4 @@
+import type { FullTextLanguage } from '@atelier/schemas/constants';
 import type { CollectionRecord, ConnectorRecord } from '../facade';
 
 export type { CollectionRecord };
@@ -30,6 +31,7 @@ interface CollectionRow {
   rerank_model_id: string | null;
   ocr_model_id: string | null;
   hybrid: boolean;
+  full_text_language: FullTextLanguage;
   connector_id: string;
   connector_kind: ConnectorRecord['kind'];
   connector_settings: Record<string, string> | string;
@@ -38,7 +40,7 @@ interface CollectionRow {
 
 const COLLECTION_SELECT = `SELECT c.id, c.organization_id, c.workspace_id, c.name, c.collection_name,
   c.embeddings_model_id, c.dimension, c.distance, c.splitter, c.chunk_size, c.chunk_overlap, c.top_k,
-  c.score_threshold, c.rerank_model_id, c.ocr_model_id, c.hybrid, k.id AS connector_id, k.kind AS connector_kind,
+  c.score_threshold, c.rerank_model_id, c.ocr_model_id, c.hybrid, c.full_text_language, k.id AS connector_id, k.kind AS connector_kind,
   k.settings AS connector_settings, k.secret_encrypted AS connector_secret
   FROM rag_collections c JOIN connectors k ON k.id = c.connector_id`;
 
@@ -64,6 +66,7 @@ function toCollection(row: CollectionRow): CollectionRecord {
     rerankModelId: row.rerank_model_id,
     ocrModelId: row.ocr_model_id,
     hybrid: row.hybrid,
+    fullTextLanguage: row.full_text_language,
     connector: {
       id: row.connector_id,
       organizationId: row.organization_id,

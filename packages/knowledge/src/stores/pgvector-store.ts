@@ -1,5 +1,6 @@
 import { availableParallelism, endianness } from 'node:os';
 import pg from 'pg';
+import { fullTextLanguages, type FullTextLanguage } from '@atelier/schemas/constants';
 import { parseTextQuery } from './keywords';
 import { poolClient, toSqlClient, type QueryFn, type SqlClient, type SqlSource } from './sql-client';
 import {
@@ -155,6 +156,10 @@ function isStale(error: unknown): boolean {
   return code === '42P01' || code === 'dimension_mismatch' || code === 'collection_not_found';
 }
 
+/** A registry's full-text language: one of the known configurations (anything else reads as simple). */
+const textLanguageOf = (value: string | null): FullTextLanguage =>
+  fullTextLanguages.find((language) => language === value) ?? 'simple';
+
 /** How the store reads one collection: expressions over the alias `t`. */
 interface Target {
   name: string;
@@ -168,6 +173,8 @@ interface Target {
   metadata: string;
   embedding: string;
   tsv: string | null;
+  /** The text search configuration `tsv` was made with (a checked name, written into statements). */
+  textConfig: FullTextLanguage;
   /** Own collections: what their HNSW index holds. */
   index: VectorIndexKind | null;
 }
@@ -381,6 +388,8 @@ export class PgvectorStore implements VectorStore {
           [this.registry, 'vector_index'],
         );
         if (!column) await query(`ALTER TABLE ${this.registry} ADD COLUMN vector_index text`);
+        // The full-text language of each collection; NULL: simple (registries made before).
+        await query(`ALTER TABLE ${this.registry} ADD COLUMN IF NOT EXISTS text_language text`);
       })
       .catch((error: unknown) => {
         this.ready = undefined;
@@ -419,7 +428,10 @@ export class PgvectorStore implements VectorStore {
       dimension: number;
       distance: Distance;
       vector_index: VectorIndexKind | null;
-    }>(`SELECT dimension, distance, vector_index FROM ${this.registry} WHERE name = $1`, [name]);
+      text_language: string | null;
+    }>(`SELECT dimension, distance, vector_index, text_language FROM ${this.registry} WHERE name = $1`, [
+      name,
+    ]);
     const row = rows[0];
     if (!row) notFound(name);
     const target: Target = {
@@ -434,6 +446,7 @@ export class PgvectorStore implements VectorStore {
       metadata: 't.metadata',
       embedding: 't.embedding',
       tsv: 't.tsv',
+      textConfig: textLanguageOf(row.text_language),
       index: row.vector_index === 'halfvec' || row.vector_index === 'none' ? row.vector_index : 'vector',
     };
     this.known.set(name, target);
@@ -555,6 +568,7 @@ export class PgvectorStore implements VectorStore {
       metadata: metadataExpr,
       embedding: `t.${quoteIdent(found.column)}`,
       tsv: content ? `to_tsvector('simple', ${contentExpr})` : null,
+      textConfig: 'simple',
       index: null,
     };
   }
@@ -588,6 +602,14 @@ export class PgvectorStore implements VectorStore {
         `dimension is an integer from 1 to ${MAX_DIMENSION}`,
       );
     }
+    const language = spec.textLanguage ?? 'simple';
+    if (!fullTextLanguages.includes(language)) {
+      throw new KnowledgeError(
+        422,
+        'invalid_text_language',
+        `textLanguage is one of ${fullTextLanguages.join(', ')}`,
+      );
+    }
     await this.ensureReady();
     this.known.delete(name);
     const table = `${quoteIdent(this.schema)}.${quoteIdent(name)}`;
@@ -603,7 +625,7 @@ export class PgvectorStore implements VectorStore {
            content_hash text NOT NULL,
            metadata jsonb NOT NULL DEFAULT '{}'::jsonb,
            embedding vector(${spec.dimension}) NOT NULL,
-           tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', content)) STORED
+           tsv tsvector GENERATED ALWAYS AS (to_tsvector('${language}', content)) STORED
          )`,
       );
       // Vectors stay in the row (MAIN: out of line only when the row would not fit a page): no TOAST
@@ -613,8 +635,9 @@ export class PgvectorStore implements VectorStore {
       const statements = indexStatements(name, table, distance, kind, spec.dimension, !spec.deferVectorIndex);
       for (const statement of statements) await query(statement);
       await query(
-        `INSERT INTO ${this.registry} (name, dimension, distance, vector_index) VALUES ($1, $2, $3, $4)`,
-        [name, spec.dimension, distance, kind],
+        `INSERT INTO ${this.registry} (name, dimension, distance, vector_index, text_language)
+         VALUES ($1, $2, $3, $4, $5)`,
+        [name, spec.dimension, distance, kind, language],
       );
     });
     return { name, dimension: spec.dimension, distance, writable: true };
@@ -1079,15 +1102,16 @@ export class PgvectorStore implements VectorStore {
     }
     const { phrases, excluded, keywords } = parseTextQuery(request.query);
     if (phrases.length === 0 && keywords.length === 0) return [];
+    const config = target.textConfig;
     const params = new Params();
     const any =
       keywords.length > 0 ? this.keywordQuery(target, params.add(keywords.join(' ')), params) : null;
     // Every phrase required (else any keyword), no excluded word; the keywords rank what the phrases find.
     const match = [
       ...(phrases.length > 0
-        ? phrases.map((phrase) => `phraseto_tsquery('simple', ${params.add(phrase)}::text)`)
+        ? phrases.map((phrase) => `phraseto_tsquery('${config}', ${params.add(phrase)}::text)`)
         : [any]),
-      ...excluded.map((word) => `!!plainto_tsquery('simple', ${params.add(word)}::text)`),
+      ...excluded.map((word) => `!!plainto_tsquery('${config}', ${params.add(word)}::text)`),
     ].join(' && ');
     const rank = phrases.length > 0 && any ? `m.q || ${any}` : 'm.q';
     const where = request.filter ? compileFilter(request.filter, target.metadata, params) : 'true';
@@ -1110,7 +1134,8 @@ export class PgvectorStore implements VectorStore {
    * are left out; when all are, the chunks holding every keyword answer instead.
    */
   private keywordQuery(target: Target, words: string, params: Params): string {
-    const lexemes = `(SELECT DISTINCT lexeme FROM unnest(to_tsvector('simple', ${words}::text)))`;
+    const config = target.textConfig;
+    const lexemes = `(SELECT DISTINCT lexeme FROM unnest(to_tsvector('${config}', ${words}::text)))`;
     // A lexeme as tsquery input: quoted, its quotes and backslashes doubled.
     const quoted = `'''' || replace(replace(w.lexeme, '\\', '\\\\'), '''', '''''') || ''''`;
     if (!target.writable) return `(SELECT string_agg(${quoted}, ' | ')::tsquery FROM ${lexemes} AS w)`;
@@ -1121,7 +1146,7 @@ export class PgvectorStore implements VectorStore {
     const rows = `SELECT reltuples FROM pg_class WHERE oid = to_regclass(${params.add(target.table)})`;
     const bound = params.add(this.keywordRowsBound);
     return `(SELECT CASE WHEN bool_or(k.keep) THEN (string_agg(k.quoted, ' | ') FILTER (WHERE k.keep))::tsquery
-                    ELSE plainto_tsquery('simple', ${words}::text) END
+                    ELSE plainto_tsquery('${config}', ${words}::text) END
                FROM (SELECT ${quoted} AS quoted, COALESCE(s.freq, 0) * GREATEST(c.reltuples, 0) <= ${bound} AS keep
                        FROM ${lexemes} AS w CROSS JOIN (${rows}) AS c
                        LEFT JOIN (${stats}) AS s ON s.elem = w.lexeme) AS k)`;

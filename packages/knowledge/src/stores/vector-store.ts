@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { FullTextLanguage } from '@atelier/schemas/constants';
 
 /** An error the knowledge capability answers with: an HTTP-like status, a stable code, a readable detail. */
 export class KnowledgeError extends Error {
@@ -49,6 +50,11 @@ export interface CollectionSpec {
    * exact. Stores without such an index ignore it.
    */
   deferVectorIndex?: boolean;
+  /**
+   * The language full-text search reads the chunks in (stemming, stop words); `simple` by default.
+   * Stores whose text search has no such setting ignore it.
+   */
+  textLanguage?: FullTextLanguage;
 }
 
 export interface CollectionSummary {

@@ -9,6 +9,44 @@ export type VectorDistance = (typeof vectorDistances)[number];
 export const collectionSplitters = ['recursive', 'markdown', 'html'] as const;
 export type CollectionSplitter = (typeof collectionSplitters)[number];
 
+/**
+ * The language a collection's full-text search (hybrid search's keywords) reads its chunks in: one of
+ * PostgreSQL's text search configurations (stemming and stop words: "voyages" finds "voyage"), or
+ * `simple` (any language: words as written, lower-cased).
+ */
+export const fullTextLanguages = [
+  'simple',
+  'arabic',
+  'armenian',
+  'basque',
+  'catalan',
+  'danish',
+  'dutch',
+  'english',
+  'finnish',
+  'french',
+  'german',
+  'greek',
+  'hindi',
+  'hungarian',
+  'indonesian',
+  'irish',
+  'italian',
+  'lithuanian',
+  'nepali',
+  'norwegian',
+  'portuguese',
+  'romanian',
+  'russian',
+  'serbian',
+  'spanish',
+  'swedish',
+  'tamil',
+  'turkish',
+  'yiddish',
+] as const;
+export type FullTextLanguage = (typeof fullTextLanguages)[number];
+
 /** A document's ingestion: queued, then processing (parse, split, embed, store), then ready or failed. */
 export const documentStatuses = ['queued', 'processing', 'ready', 'failed'] as const;
 export type DocumentStatus = (typeof documentStatuses)[number];

@@ -88,6 +88,7 @@ function toRagCollection(
     rerank_model_id: row.rerankModelId,
     ocr_model_id: row.ocrModelId,
     hybrid: row.hybrid,
+    full_text_language: row.fullTextLanguage,
     writable,
     document_count: counts.documents,
     chunk_count: counts.chunks,
@@ -100,6 +101,17 @@ function toRagCollection(
 function checkChunks(size: number, overlap: number) {
   if (overlap >= size) {
     throw new AppError(422, 'invalid_chunk_overlap', 'chunk_overlap must be smaller than chunk_size.');
+  }
+}
+
+/** Only the built-in store reads chunks in a language: an external one's text search is its own. */
+function checkTextLanguage(kind: string, language: string) {
+  if (kind !== 'builtin' && language !== 'simple') {
+    throw new AppError(
+      422,
+      'full_text_language_unsupported',
+      'Only collections in the Atelier database read their text in a language; leave it as simple.',
+    );
   }
 }
 
@@ -206,6 +218,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
         rerankModelId: row.rerankModelId,
         ocrModelId: row.ocrModelId,
         hybrid: row.hybrid,
+        fullTextLanguage: row.fullTextLanguage,
         connector: {
           id: connector.id,
           organizationId: connector.organizationId,
@@ -367,6 +380,8 @@ export function createCollectionsService(deps: CollectionsDeps) {
       const chunkSize = body.chunk_size ?? 1000;
       const chunkOverlap = body.chunk_overlap ?? Math.min(200, Math.floor(chunkSize / 5));
       checkChunks(chunkSize, chunkOverlap);
+      const textLanguage = body.full_text_language ?? 'simple';
+      checkTextLanguage(connector.kind, textLanguage);
 
       const id = randomUUID();
       const store = await deps.connectors.storeOf(connector);
@@ -378,7 +393,13 @@ export function createCollectionsService(deps: CollectionsDeps) {
         dimension = await probeDimension(principal, workspaceId, body.embeddings_model_id);
         // Its vector index is built once its first ingestion is written (ingest/worker.ts).
         await mapped(() =>
-          store.createCollection({ name: collectionName, dimension, distance, deferVectorIndex: true }),
+          store.createCollection({
+            name: collectionName,
+            dimension,
+            distance,
+            deferVectorIndex: true,
+            textLanguage,
+          }),
         );
       } else {
         if (!body.collection_name) {
@@ -412,6 +433,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
           rerankModelId: body.rerank_model_id ?? null,
           ocrModelId: body.ocr_model_id ?? null,
           hybrid: body.hybrid ?? false,
+          fullTextLanguage: textLanguage,
           createdBy: principal.userId,
         });
       } catch (error) {
@@ -433,8 +455,11 @@ export function createCollectionsService(deps: CollectionsDeps) {
       await canEdit(principal, row.workspaceId);
       const modelChanged =
         body.embeddings_model_id !== undefined && body.embeddings_model_id !== row.embeddingsModelId;
+      const languageChanged =
+        body.full_text_language !== undefined && body.full_text_language !== row.fullTextLanguage;
+      if (languageChanged) checkTextLanguage(connector.kind, body.full_text_language!);
       let dimension = row.dimension;
-      if (modelChanged) {
+      if (modelChanged || languageChanged) {
         const store = await deps.connectors.storeOf(connector);
         const stored = await mapped(() =>
           withTimeout(store.collectionInfo(row.collectionName), STORE_TIMEOUT_MS, 'The connector'),
@@ -442,13 +467,18 @@ export function createCollectionsService(deps: CollectionsDeps) {
         if ((await documentCount(id)) > 0 || stored.count > 0) {
           throw conflict(
             'collection_not_empty',
-            'The embeddings model cannot change while the collection holds documents: their vectors came from the current model.',
+            modelChanged
+              ? 'The embeddings model cannot change while the collection holds documents: their vectors came from the current model.'
+              : 'The full-text language cannot change while the collection holds documents: their words were read in the current one.',
           );
         }
-        await modelOf(principal, row.workspaceId, body.embeddings_model_id!, 'text-embeddings');
+        if (modelChanged)
+          await modelOf(principal, row.workspaceId, body.embeddings_model_id!, 'text-embeddings');
         if (connector.kind === 'builtin') {
-          dimension = await probeDimension(principal, row.workspaceId, body.embeddings_model_id!);
-          if (dimension !== row.dimension) {
+          if (modelChanged)
+            dimension = await probeDimension(principal, row.workspaceId, body.embeddings_model_id!);
+          // The empty store collection is made again with the new dimension or language.
+          if (dimension !== row.dimension || languageChanged) {
             await mapped(() => store.dropCollection(row.collectionName));
             await mapped(() =>
               store.createCollection({
@@ -456,6 +486,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
                 dimension: dimension!,
                 distance: row.distance,
                 deferVectorIndex: true,
+                textLanguage: body.full_text_language ?? row.fullTextLanguage,
               }),
             );
           }
@@ -472,6 +503,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
         score_threshold,
         rerank_model_id,
         ocr_model_id,
+        full_text_language,
         ...rest
       } = body;
       const [updated] = await db
@@ -485,6 +517,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
           ...(score_threshold !== undefined ? { scoreThreshold: score_threshold } : {}),
           ...(rerank_model_id !== undefined ? { rerankModelId: rerank_model_id } : {}),
           ...(ocr_model_id !== undefined ? { ocrModelId: ocr_model_id } : {}),
+          ...(full_text_language !== undefined ? { fullTextLanguage: full_text_language } : {}),
           updatedAt: new Date(),
         })
         .where(and(eq(ragCollections.id, id), eq(ragCollections.organizationId, principal.organizationId)))

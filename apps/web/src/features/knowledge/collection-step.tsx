@@ -1,5 +1,5 @@
 import type { ModelWithProvider } from '@atelier/schemas';
-import { collectionSplitters } from '@atelier/schemas/constants';
+import { collectionSplitters, type FullTextLanguage } from '@atelier/schemas/constants';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { Label } from '@/components/ui/label';
 import { TextAreaField, Switch } from '@/features/studio/controls';
 import { ListSkeleton } from './states';
 import { ChoiceField } from './choice-field';
+import { fullTextLanguageItems } from './format';
 import { validateCollection, type WizardData } from './wizard-form';
 import { useWizardStore } from './wizard-store';
 
@@ -16,7 +17,7 @@ const modelItem = (m: ModelWithProvider) => ({ value: m.id, label: `${m.name} ·
 
 /** Step 2: the collection's name, embeddings model and how documents are cut and found. */
 export function CollectionStep({ modelLocked }: { modelLocked: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const id = useId();
   const data = useWizardStore((s) => s.data);
   const models = useWizardStore((s) => s.models);
@@ -158,6 +159,24 @@ export function CollectionStep({ modelLocked }: { modelLocked: boolean }) {
           </p>
         </div>
       </div>
+      {data.connector_id === null ? (
+        // Only the built-in store reads text in a language; fixed once documents are stored.
+        <div className="grid items-start gap-4 sm:grid-cols-2">
+          <ChoiceField
+            id={`${id}-language`}
+            label={t('knowledge.wizard.collection.fullTextLanguage')}
+            value={data.full_text_language}
+            items={fullTextLanguageItems(i18n.language, t('knowledge.wizard.collection.anyLanguage'))}
+            onChange={(v) => setData({ full_text_language: v as FullTextLanguage })}
+            disabled={modelLocked}
+            hint={t(
+              modelLocked
+                ? 'knowledge.wizard.collection.fullTextLanguageLocked'
+                : 'knowledge.wizard.collection.fullTextLanguageHint',
+            )}
+          />
+        </div>
+      ) : null}
     </div>
   );
 }

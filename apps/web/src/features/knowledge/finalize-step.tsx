@@ -1,9 +1,10 @@
 import { useTranslation } from 'react-i18next';
+import { fullTextLanguageItems } from './format';
 import { useWizardStore } from './wizard-store';
 
 /** Step 3: everything chosen, read back before saving. */
 export function FinalizeStep() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const data = useWizardStore((s) => s.data);
   const models = useWizardStore((s) => s.models);
   const connectors = useWizardStore((s) => s.connectors);
@@ -26,6 +27,16 @@ export function FinalizeStep() {
     ['rerankModel', modelName(data.rerank_model_id, 'rerank')],
     ['ocrModel', modelName(data.ocr_model_id, 'ocr')],
     ['hybrid', t(data.hybrid ? 'knowledge.yes' : 'knowledge.no')],
+    ...(data.connector_id === null
+      ? ([
+          [
+            'fullTextLanguage',
+            fullTextLanguageItems(i18n.language, t('knowledge.wizard.collection.anyLanguage')).find(
+              (item) => item.value === data.full_text_language,
+            )?.label ?? data.full_text_language,
+          ],
+        ] as [string, string][])
+      : []),
   ];
   return (
     <div className="grid gap-4">

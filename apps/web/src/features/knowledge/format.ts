@@ -1,3 +1,5 @@
+import type { FullTextLanguage } from '@atelier/schemas/constants';
+
 /** A file size for people: 512 B, 12.3 KB, 100 MB. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -25,4 +27,53 @@ export function webPageLabel(address: string): { name: string; site: string } {
   } catch {
     return { name: address, site: '' };
   }
+}
+
+/** Each full-text language's ISO 639-1 code, for its name in the reader's language (Intl.DisplayNames). */
+const LANGUAGE_CODES: Readonly<Record<Exclude<FullTextLanguage, 'simple'>, string>> = {
+  arabic: 'ar',
+  armenian: 'hy',
+  basque: 'eu',
+  catalan: 'ca',
+  danish: 'da',
+  dutch: 'nl',
+  english: 'en',
+  finnish: 'fi',
+  french: 'fr',
+  german: 'de',
+  greek: 'el',
+  hindi: 'hi',
+  hungarian: 'hu',
+  indonesian: 'id',
+  irish: 'ga',
+  italian: 'it',
+  lithuanian: 'lt',
+  nepali: 'ne',
+  norwegian: 'no',
+  portuguese: 'pt',
+  romanian: 'ro',
+  russian: 'ru',
+  serbian: 'sr',
+  spanish: 'es',
+  swedish: 'sv',
+  tamil: 'ta',
+  turkish: 'tr',
+  yiddish: 'yi',
+};
+
+/**
+ * The full-text languages as a picker lists them: `simple` first (named by `anyLanguage`), then the
+ * others by their name in the reader's language (`locale`), capitalised as a list item.
+ */
+export function fullTextLanguageItems(
+  locale: string,
+  anyLanguage: string,
+): { value: FullTextLanguage; label: string }[] {
+  const names = new Intl.DisplayNames([locale], { type: 'language', fallback: 'code' });
+  const named = (Object.keys(LANGUAGE_CODES) as Exclude<FullTextLanguage, 'simple'>[]).map((value) => {
+    const name = names.of(LANGUAGE_CODES[value]) ?? value;
+    return { value, label: name.charAt(0).toLocaleUpperCase(locale) + name.slice(1) };
+  });
+  named.sort((a, b) => a.label.localeCompare(b.label, locale));
+  return [{ value: 'simple', label: anyLanguage }, ...named];
 }

@@ -1,5 +1,5 @@
 import type { CreateRagCollectionBody, RagCollection, UpdateRagCollectionBody } from '@atelier/schemas';
-import { KNOWLEDGE_LIMITS, type CollectionSplitter } from '@atelier/schemas/constants';
+import { KNOWLEDGE_LIMITS, type CollectionSplitter, type FullTextLanguage } from '@atelier/schemas/constants';
 
 /** What the collection wizard edits; numbers stay text while typed and are read on save. */
 export interface WizardData {
@@ -20,6 +20,7 @@ export interface WizardData {
   rerank_model_id: string | null;
   ocr_model_id: string | null;
   hybrid: boolean;
+  full_text_language: FullTextLanguage;
 }
 
 /** Spec section 9: splitter chunk_size 1000, chunk_overlap 100; retrieval 10 documents. */
@@ -37,6 +38,7 @@ export const emptyWizardData = (): WizardData => ({
   rerank_model_id: null,
   ocr_model_id: null,
   hybrid: false,
+  full_text_language: 'simple',
 });
 
 export function wizardDataOf(collection: RagCollection): WizardData {
@@ -56,6 +58,7 @@ export function wizardDataOf(collection: RagCollection): WizardData {
     rerank_model_id: collection.rerank_model_id,
     ocr_model_id: collection.ocr_model_id,
     hybrid: collection.hybrid,
+    full_text_language: collection.full_text_language,
   };
 }
 
@@ -103,6 +106,7 @@ export function updateBody(data: WizardData): UpdateRagCollectionBody {
     rerank_model_id: data.rerank_model_id,
     ocr_model_id: data.ocr_model_id,
     hybrid: data.hybrid,
+    full_text_language: data.full_text_language,
   };
 }
 

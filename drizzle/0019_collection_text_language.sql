@@ -1,0 +1,1 @@
+ALTER TABLE "rag_collections" ADD COLUMN "full_text_language" text DEFAULT 'simple' NOT NULL;
