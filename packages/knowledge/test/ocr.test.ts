@@ -164,10 +164,24 @@ describe('scanned PDF pages read by the collection OCR model', () => {
     expect(await calls()).toBe(before + 3);
     expect(await cached(documentId)).toBe(3);
 
+    // The model record now names another model at the provider: its pages are read again.
+    const { name } = (
+      await env.q<{ name: string }>('SELECT model_name AS name FROM models WHERE id = $1', [env.models.ocr])
+    )[0]!;
+    await env.q('UPDATE models SET model_name = $2 WHERE id = $1', [env.models.ocr, 'pixtral-large-latest']);
+    try {
+      await queueDocument(env, id, 'minutes.pdf', { data: await pdfOf([null, null, null]) });
+      expect(await settled(env, documentId)).toMatchObject({ status: 'ready', ocrPages: 3 });
+      expect(await calls()).toBe(before + 6);
+      expect(await cached(documentId)).toBe(3);
+    } finally {
+      await env.q('UPDATE models SET model_name = $2 WHERE id = $1', [env.models.ocr, name]);
+    }
+
     // Pages the document no longer has are forgotten; the document's readings go with it.
     await queueDocument(env, id, 'minutes.pdf', { data: await pdfOf([null]) });
     expect(await settled(env, documentId)).toMatchObject({ status: 'ready', ocrPages: 1 });
-    expect(await calls()).toBe(before + 3);
+    expect(await calls()).toBe(before + 7);
     expect(await cached(documentId)).toBe(1);
     await env.q('DELETE FROM rag_documents WHERE id = $1', [documentId]);
     expect(await cached(documentId)).toBe(0);

@@ -149,7 +149,7 @@ export const ragDocuments = pgTable(
 
 /**
  * What the collection's OCR model read of a document's drawn pages (PDF pages without text, an image),
- * by the drawn JPEG's sha256 and the model: ingesting the document again (a re-upload, a retry after a
+ * by the drawn JPEG's sha256 and the model (its name at the provider too): ingesting the document again (a re-upload, a retry after a
  * provider error, a web PDF fetched anew) reads, and charges for, only the pages not read yet. It goes
  * with its document (deleted with it) and keeps only the pages of its last complete reading.
  */
@@ -162,6 +162,8 @@ export const ragDocumentOcr = pgTable(
     modelId: uuid('model_id')
       .notNull()
       .references(() => models.id, { onDelete: 'cascade' }),
+    /** The model's name at the provider when it read: a model renamed (another one) reads again. */
+    modelName: text('model_name').notNull().default(''),
     /** sha256 of the JPEG the model was sent, hex. */
     imageSha256: text('image_sha256').notNull(),
     text: text('text').notNull(),

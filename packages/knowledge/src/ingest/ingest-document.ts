@@ -180,11 +180,15 @@ export async function ingestDocument(
   // Scanned pages: read by the collection's OCR model, before any chunk is made (progress to 0.5).
   let ocrPages = 0;
   if (collection.ocrModelId && pagesWithoutText(parsed).length > 0) {
+    const ocrModel = await ctx.calls.target(scope, collection.ocrModelId, 'ocr');
     ocrPages = await readScannedPages({
       calls: ctx.calls,
       scope,
-      modelId: collection.ocrModelId,
-      cache: await loadOcrCache(ctx.sql, document.id, collection.ocrModelId),
+      model: ocrModel,
+      cache: await loadOcrCache(ctx.sql, document.id, {
+        id: ocrModel.model.id,
+        modelName: ocrModel.model.modelName,
+      }),
       filename: document.filename,
       parsed,
       source,

@@ -1,4 +1,4 @@
-import type { MeterScope } from '@atelier/metering';
+import type { MeterScope, ModelTarget } from '@atelier/metering';
 import { KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
 import { renderPages, type ParsedDocument } from '../parse/index';
 import { mapLimited, type ModelCalls } from '../service/models';
@@ -14,7 +14,7 @@ export interface ScannedPagesInput {
   calls: ModelCalls;
   scope: MeterScope;
   /** The collection's OCR model. */
-  modelId: string;
+  model: ModelTarget;
   filename: string;
   parsed: ParsedDocument;
   /** The PDF or image: the upload on disk, or a fetched page's bytes. */
@@ -68,7 +68,7 @@ export async function readScannedPages(input: ScannedPagesInput): Promise<number
         const dataUrl = `data:image/jpeg;base64,${Buffer.from(image).toString('base64')}`;
         const answer = await input.calls.readImage(
           input.scope,
-          input.modelId,
+          input.model,
           dataUrl,
           parsed.type === 'image' ? input.filename : `page ${page} of ${input.filename}`,
           signal,

@@ -266,12 +266,12 @@ export function createModelCalls(deps: KnowledgeDeps, queryCache: QueryCacheOpti
    */
   async function readImage(
     scope: MeterScope,
-    modelId: string,
+    model: string | ModelTarget,
     image: string,
     what: string,
     signal?: AbortSignal,
   ): Promise<string> {
-    const t = await target(scope, modelId, 'ocr');
+    const t = await target(scope, model, 'ocr');
     const reader = deps.models.adaptersFor(t.provider).ocr;
     if (!reader)
       throw new KnowledgeError(422, 'unsupported_model', `The model "${t.model.name}" cannot read images.`);

@@ -1,0 +1,1 @@
+ALTER TABLE "rag_document_ocr" ADD COLUMN "model_name" text DEFAULT '' NOT NULL;
