@@ -143,7 +143,9 @@ export const useDocumentChunks = (collectionId: string, documentId: string | nul
         `/rag_collections/${q(collectionId)}/documents/${q(documentId ?? '')}/chunks?limit=${CHUNKS_PAGE}&offset=${offset}`,
       ),
     enabled: documentId !== null,
-    placeholderData: (previous) => previous,
+    // The page before stays shown while the next one loads (another document's never does).
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[2] === documentId ? previous : undefined,
   });
 
 /** Polled every 2 s while a document is queued or processing. */
