@@ -95,8 +95,7 @@ describe.skipIf(inject('noBrowser'))('the studio in a browser', () => {
   it('lists it as published, duplicates it, and searches', async () => {
     await page.getByRole('link', { name: 'Back to the studio' }).click();
     await page.waitForURL(`${webUrl}/studio`);
-    await card(BOT).waitFor();
-    expect(await card(BOT).textContent()).toContain('Published');
+    await card(BOT).getByText('Published', { exact: true }).waitFor();
     expect(await card(BOT).textContent()).toContain('Simple');
 
     await cardMenu(BOT, 'Duplicate');

@@ -1,9 +1,12 @@
 import type { RagCollection, RagDocument } from '@atelier/schemas';
 import { useQueryClient } from '@tanstack/react-query';
-import { FileText } from 'lucide-react';
+import { FileText, Search } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
+import { Input } from '@/components/ui/input';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { ConfirmDelete } from '@/features/providers/states';
 import { errorText } from '@/lib/api-client';
 import { toast } from '@/stores/toasts';
@@ -18,6 +21,14 @@ import {
 } from './queries';
 import { LoadError } from '@/components/load-error';
 import { DocumentChunksDialog } from './document-chunks-dialog';
+import {
+  countByState,
+  DOCUMENT_STATES,
+  filterDocuments,
+  FILTER_FROM,
+  ROWS_STEP,
+  type DocumentState,
+} from './document-filter';
 import { DocumentItem } from './document-item';
 import { UploadZone } from './upload-zone';
 import { WebPagesDialog } from './web-pages-dialog';
@@ -33,6 +44,9 @@ export function DocumentsPanel({ collection }: { collection: RagCollection }) {
   const [deleting, setDeleting] = useState<RagDocument | null>(null);
   const [showing, setShowing] = useState<RagDocument | null>(null);
   const [addingWeb, setAddingWeb] = useState(false);
+  const [text, setText] = useState('');
+  const [state, setState] = useState<DocumentState>('all');
+  const [rows, setRows] = useState(ROWS_STEP);
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: documentsKey(collection.id) });
     await queryClient.invalidateQueries({ queryKey: collectionKey(collection.id) });
@@ -109,17 +123,20 @@ export function DocumentsPanel({ collection }: { collection: RagCollection }) {
             text={t('knowledge.documents.emptyText')}
           />
         ) : (
-          <ul className="grid gap-2" data-testid="documents-list">
-            {documents.data.map((d) => (
-              <DocumentItem
-                key={d.id}
-                document={d}
-                onRefetch={(url) => void refetch(url)}
-                onShowChunks={() => setShowing(d)}
-                onDelete={() => setDeleting(d)}
-              />
-            ))}
-          </ul>
+          <DocumentRows
+            documents={documents.data}
+            filter={{ text, state }}
+            onFilter={(next) => {
+              setText(next.text);
+              setState(next.state);
+              setRows(ROWS_STEP);
+            }}
+            rows={rows}
+            onMore={() => setRows(rows + ROWS_STEP)}
+            onRefetch={(url) => void refetch(url)}
+            onShowChunks={setShowing}
+            onDelete={setDeleting}
+          />
         )}
       </section>
       <DocumentChunksDialog
@@ -135,5 +152,89 @@ export function DocumentsPanel({ collection }: { collection: RagCollection }) {
         onConfirm={() => deleting && void remove(deleting)}
       />
     </div>
+  );
+}
+
+/**
+ * The documents, newest first: from `FILTER_FROM` documents on, found by name and filtered by state
+ * (with each state's count); `rows` drawn, more on demand.
+ */
+function DocumentRows({
+  documents,
+  filter,
+  onFilter,
+  rows,
+  onMore,
+  onRefetch,
+  onShowChunks,
+  onDelete,
+}: {
+  documents: RagDocument[];
+  filter: { text: string; state: DocumentState };
+  onFilter(filter: { text: string; state: DocumentState }): void;
+  rows: number;
+  onMore(): void;
+  onRefetch(url: string): void;
+  onShowChunks(document: RagDocument): void;
+  onDelete(document: RagDocument): void;
+}) {
+  const { t } = useTranslation();
+  const counts = countByState(documents);
+  const shown = filterDocuments(documents, filter);
+  return (
+    <>
+      {documents.length >= FILTER_FROM ? (
+        <div className="flex flex-wrap gap-2" data-testid="documents-filter">
+          <div className="relative min-w-48 flex-1">
+            <Search className="pointer-events-none absolute left-2.5 top-2.5 size-4 text-muted-foreground" />
+            <Input
+              type="search"
+              value={filter.text}
+              onChange={(e) => onFilter({ ...filter, text: e.target.value })}
+              placeholder={t('knowledge.documents.find')}
+              aria-label={t('knowledge.documents.find')}
+              className="pl-8"
+            />
+          </div>
+          <Select
+            value={filter.state}
+            onValueChange={(v) => onFilter({ ...filter, state: v as DocumentState })}
+          >
+            <SelectTrigger className="w-auto min-w-40" aria-label={t('knowledge.documents.stateFilter')}>
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              {DOCUMENT_STATES.map((s) => (
+                <SelectItem key={s} value={s}>
+                  {t(`knowledge.documents.states.${s}`, { count: counts[s] })}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+      ) : null}
+      {shown.length === 0 ? (
+        <p className="rounded-lg border border-dashed p-4 text-sm text-muted-foreground">
+          {t('knowledge.documents.noMatch')}
+        </p>
+      ) : (
+        <ul className="grid gap-2" data-testid="documents-list">
+          {shown.slice(0, rows).map((d) => (
+            <DocumentItem
+              key={d.id}
+              document={d}
+              onRefetch={onRefetch}
+              onShowChunks={() => onShowChunks(d)}
+              onDelete={() => onDelete(d)}
+            />
+          ))}
+        </ul>
+      )}
+      {shown.length > rows ? (
+        <Button variant="outline" className="justify-self-center" onClick={onMore}>
+          {t('knowledge.documents.showMore', { total: shown.length - rows })}
+        </Button>
+      ) : null}
+    </>
   );
 }

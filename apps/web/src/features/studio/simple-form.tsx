@@ -79,7 +79,8 @@ export function SimpleForm({ chatbot }: { chatbot: Chatbot }) {
       } else toast.success(t('studio.simple.saved'));
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: chatbotKey(chatbot.id) }),
-        queryClient.invalidateQueries({ queryKey: chatbotsKey(chatbot.workspace_id) }),
+        // The studio's list is not on screen: fetched now all the same, so going back shows it published.
+        queryClient.invalidateQueries({ queryKey: chatbotsKey(chatbot.workspace_id), refetchType: 'all' }),
       ]);
     } catch (error) {
       toast.error(t('errors.generic'), errorText(error, t('errors.unknown')));
