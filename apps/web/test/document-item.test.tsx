@@ -5,34 +5,17 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DocumentChunksDialog } from '../src/features/knowledge/document-chunks-dialog';
 import { DocumentItem } from '../src/features/knowledge/document-item';
 import { pageText } from './dom-helpers';
+import { ragDocument } from './rag-documents';
 import { reactRoot } from './react-root';
 
 const dom = reactRoot();
-
-const documentOf = (fields: Partial<RagDocument>): RagDocument => ({
-  id: 'd1',
-  collection_id: 'c1',
-  filename: 'scan.pdf',
-  source_url: null,
-  type: 'pdf',
-  size_bytes: 2048,
-  status: 'ready',
-  progress: 1,
-  chunk_count: 3,
-  chunks_skipped: 0,
-  ocr_pages: 0,
-  error: null,
-  created_at: '2026-11-30T10:00:00.000Z',
-  updated_at: '2026-11-30T10:00:00.000Z',
-  ...fields,
-});
 
 const onShowChunks = vi.fn();
 const show = (fields: Partial<RagDocument>) => {
   dom.remount();
   dom.render(
     createElement(DocumentItem, {
-      document: documentOf(fields),
+      document: ragDocument(fields),
       onRefetch() {},
       onShowChunks,
       onDelete() {},
@@ -100,7 +83,7 @@ describe("a document's chunks", () => {
         { client: new QueryClient({ defaultOptions: { queries: { retry: false } } }) },
         createElement(DocumentChunksDialog, {
           collectionId: 'c1',
-          document: documentOf({ chunk_count: 21 }),
+          document: ragDocument({ chunk_count: 21 }),
           onClose() {},
         }),
       ),

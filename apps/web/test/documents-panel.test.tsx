@@ -5,28 +5,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { countByState, filterDocuments } from '../src/features/knowledge/document-filter';
 import { DocumentsPanel } from '../src/features/knowledge/documents-panel';
 import { buttonNamed, pageText, typeInto } from './dom-helpers';
+import { ragDocument } from './rag-documents';
 import { reactRoot } from './react-root';
 
 const dom = reactRoot();
 afterEach(() => vi.unstubAllGlobals());
 
-const documentOf = (i: number, fields: Partial<RagDocument> = {}): RagDocument => ({
-  id: `d${i}`,
-  collection_id: 'c1',
-  filename: `report-${i}.pdf`,
-  source_url: null,
-  type: 'pdf',
-  size_bytes: 1000,
-  status: 'ready',
-  progress: 1,
-  chunk_count: 2,
-  chunks_skipped: 0,
-  ocr_pages: 0,
-  error: null,
-  created_at: '2026-11-30T10:00:00.000Z',
-  updated_at: '2026-11-30T10:00:00.000Z',
-  ...fields,
-});
+const documentOf = (i: number, fields: Partial<RagDocument> = {}): RagDocument =>
+  ragDocument({ id: `d${i}`, filename: `report-${i}.pdf`, ...fields });
 
 describe('finding documents', () => {
   const documents = [

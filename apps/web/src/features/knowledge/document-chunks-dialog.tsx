@@ -1,11 +1,10 @@
 import type { RagDocument } from '@atelier/schemas';
-import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadError } from '@/components/load-error';
-import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { ChunkPlace } from './chunk-place';
+import { Pager } from './pager';
 import { CHUNKS_PAGE, useDocumentChunks } from './queries';
 
 /**
@@ -78,26 +77,18 @@ export function DocumentChunksDialog({
               })}
             </span>
             {total > CHUNKS_PAGE ? (
-              <div className="flex gap-1">
-                <Button
-                  size="sm"
-                  variant="outline"
-                  disabled={offset === 0 || chunks.isFetching}
-                  onClick={() => setOffset(Math.max(0, offset - CHUNKS_PAGE))}
-                  aria-label={t('knowledge.chunks.previous')}
-                >
-                  <ChevronLeft />
-                </Button>
-                <Button
-                  size="sm"
-                  variant="outline"
-                  disabled={offset + CHUNKS_PAGE >= total || chunks.isFetching}
-                  onClick={() => setOffset(offset + CHUNKS_PAGE)}
-                  aria-label={t('knowledge.chunks.next')}
-                >
-                  <ChevronRight />
-                </Button>
-              </div>
+              <Pager
+                previous={{
+                  label: t('knowledge.chunks.previous'),
+                  disabled: offset === 0 || chunks.isFetching,
+                  onClick: () => setOffset(Math.max(0, offset - CHUNKS_PAGE)),
+                }}
+                next={{
+                  label: t('knowledge.chunks.next'),
+                  disabled: offset + CHUNKS_PAGE >= total || chunks.isFetching,
+                  onClick: () => setOffset(offset + CHUNKS_PAGE),
+                }}
+              />
             ) : null}
           </div>
         ) : null}

@@ -1,7 +1,6 @@
-import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { Pager } from './pager';
 import type { PreviewPage } from './queries';
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
@@ -55,26 +54,18 @@ export function PreviewTable({ page, onPage }: { page: PreviewPage | null; onPag
       )}
       <div className="flex items-center justify-between gap-2 text-xs text-muted-foreground">
         <span>{t('knowledge.wizard.source.rows', { from, to: page.offset + page.rows.length })}</span>
-        <div className="flex gap-1">
-          <Button
-            size="sm"
-            variant="outline"
-            disabled={page.offset === 0}
-            onClick={() => onPage(Math.max(0, page.offset - page.limit))}
-            aria-label={t('knowledge.wizard.source.previousRows')}
-          >
-            <ChevronLeft />
-          </Button>
-          <Button
-            size="sm"
-            variant="outline"
-            disabled={page.rows.length < page.limit}
-            onClick={() => onPage(page.offset + page.limit)}
-            aria-label={t('knowledge.wizard.source.nextRows')}
-          >
-            <ChevronRight />
-          </Button>
-        </div>
+        <Pager
+          previous={{
+            label: t('knowledge.wizard.source.previousRows'),
+            disabled: page.offset === 0,
+            onClick: () => onPage(Math.max(0, page.offset - page.limit)),
+          }}
+          next={{
+            label: t('knowledge.wizard.source.nextRows'),
+            disabled: page.rows.length < page.limit,
+            onClick: () => onPage(page.offset + page.limit),
+          }}
+        />
       </div>
     </div>
   );
