@@ -251,7 +251,7 @@ describe.skipIf(Boolean(vectorUnavailable))(
   () => {
     describeIndexes('PostgreSQL', () => postgresSubject('kb_index'));
 
-    it('opens a registry made before halfvec indexes (no vector_index column)', async () => {
+    it('opens a registry made before halfvec indexes and languages (no vector_index, no text_language)', async () => {
       const schema = uniqueName('kb_legacy');
       const database = await openDatabase({ url: databaseUrl, poolSize: 2 });
       const sql = toSqlClient(database.db);
@@ -276,12 +276,14 @@ describe.skipIf(Boolean(vectorUnavailable))(
         const vector = randomVector(seeded(42), DIMENSION);
         const hits = await store.query('old', { vector, topK: 3 });
         expect(hits.map((hit) => hit.id)).toEqual(exactTop(all, vector, 3, 'cosine'));
-        // New collections beside it get the halfvec index.
-        await store.createCollection({ name: 'fresh', dimension: DIMENSION });
-        const [kind] = await sql.query<{ vector_index: string }>(
-          `SELECT vector_index FROM "${schema}"._collections WHERE name = 'fresh'`,
+        // Its words are read as before (simple).
+        expect(await store.textSearch('old', { query: all[0]!.content, topK: 1 })).toHaveLength(1);
+        // New collections beside it get the halfvec index, and the language asked.
+        await store.createCollection({ name: 'fresh', dimension: DIMENSION, textLanguage: 'french' });
+        const [kind] = await sql.query<{ vector_index: string; text_language: string }>(
+          `SELECT vector_index, text_language FROM "${schema}"._collections WHERE name = 'fresh'`,
         );
-        expect(kind?.vector_index).toBe('halfvec');
+        expect(kind).toEqual({ vector_index: 'halfvec', text_language: 'french' });
       } finally {
         await database.close();
         await dropSchemas(schema);

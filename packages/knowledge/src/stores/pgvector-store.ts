@@ -382,14 +382,18 @@ export class PgvectorStore implements VectorStore {
         await query(
           `CREATE TABLE IF NOT EXISTS ${this.registry} (name text PRIMARY KEY, dimension integer NOT NULL, distance text NOT NULL, created_at timestamptz NOT NULL DEFAULT now(), vector_index text)`,
         );
-        // What each collection's HNSW index holds; NULL: the column itself (registries made before).
-        const [column] = await query(
-          'SELECT 1 FROM pg_attribute WHERE attrelid = $1::regclass AND attname = $2 AND NOT attisdropped',
-          [this.registry, 'vector_index'],
+        // Columns registries made before lack (added only then: an ALTER locks the registry even when
+        // it changes nothing). vector_index: what each collection's HNSW index holds, NULL the column
+        // itself; text_language: its full-text language, NULL simple.
+        const columns = await query<{ name: string }>(
+          'SELECT attname AS name FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped',
+          [this.registry],
         );
-        if (!column) await query(`ALTER TABLE ${this.registry} ADD COLUMN vector_index text`);
-        // The full-text language of each collection; NULL: simple (registries made before).
-        await query(`ALTER TABLE ${this.registry} ADD COLUMN IF NOT EXISTS text_language text`);
+        for (const column of ['vector_index', 'text_language']) {
+          if (!columns.some((c) => c.name === column)) {
+            await query(`ALTER TABLE ${this.registry} ADD COLUMN ${column} text`);
+          }
+        }
       })
       .catch((error: unknown) => {
         this.ready = undefined;
