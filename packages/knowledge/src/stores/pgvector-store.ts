@@ -380,7 +380,7 @@ export class PgvectorStore implements VectorStore {
         }
         await query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(this.schema)}`);
         await query(
-          `CREATE TABLE IF NOT EXISTS ${this.registry} (name text PRIMARY KEY, dimension integer NOT NULL, distance text NOT NULL, created_at timestamptz NOT NULL DEFAULT now(), vector_index text)`,
+          `CREATE TABLE IF NOT EXISTS ${this.registry} (name text PRIMARY KEY, dimension integer NOT NULL, distance text NOT NULL, created_at timestamptz NOT NULL DEFAULT now(), vector_index text, text_language text)`,
         );
         // Columns registries made before lack (added only then: an ALTER locks the registry even when
         // it changes nothing). vector_index: what each collection's HNSW index holds, NULL the column

@@ -1,7 +1,7 @@
 import type { ModelWithProvider } from '@atelier/schemas';
 import { collectionSplitters, type FullTextLanguage } from '@atelier/schemas/constants';
 import { Link } from '@tanstack/react-router';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field } from '@/components/ui/field';
 import { Label } from '@/components/ui/label';
@@ -24,6 +24,12 @@ export function CollectionStep({ modelLocked }: { modelLocked: boolean }) {
   const { setData, setValid } = useWizardStore.getState();
   const [touched, setTouched] = useState<Set<keyof WizardData>>(new Set());
   const errors = validateCollection(data);
+  // Named once per language of the page, not at each keystroke.
+  const anyLanguage = t('knowledge.wizard.collection.anyLanguage');
+  const languages = useMemo(
+    () => fullTextLanguageItems(i18n.language, anyLanguage),
+    [i18n.language, anyLanguage],
+  );
 
   useEffect(() => {
     setValid(Object.keys(validateCollection(data)).length === 0);
@@ -166,7 +172,7 @@ export function CollectionStep({ modelLocked }: { modelLocked: boolean }) {
             id={`${id}-language`}
             label={t('knowledge.wizard.collection.fullTextLanguage')}
             value={data.full_text_language}
-            items={fullTextLanguageItems(i18n.language, t('knowledge.wizard.collection.anyLanguage'))}
+            items={languages}
             onChange={(v) => setData({ full_text_language: v as FullTextLanguage })}
             disabled={modelLocked}
             hint={t(

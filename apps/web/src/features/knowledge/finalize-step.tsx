@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { fullTextLanguageItems } from './format';
+import { fullTextLanguageName } from './format';
 import { useWizardStore } from './wizard-store';
 
 /** Step 3: everything chosen, read back before saving. */
@@ -31,9 +31,11 @@ export function FinalizeStep() {
       ? ([
           [
             'fullTextLanguage',
-            fullTextLanguageItems(i18n.language, t('knowledge.wizard.collection.anyLanguage')).find(
-              (item) => item.value === data.full_text_language,
-            )?.label ?? data.full_text_language,
+            fullTextLanguageName(
+              data.full_text_language,
+              i18n.language,
+              t('knowledge.wizard.collection.anyLanguage'),
+            ),
           ],
         ] as [string, string][])
       : []),

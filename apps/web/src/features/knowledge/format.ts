@@ -61,19 +61,28 @@ const LANGUAGE_CODES: Readonly<Record<Exclude<FullTextLanguage, 'simple'>, strin
   yiddish: 'yi',
 };
 
-/**
- * The full-text languages as a picker lists them: `simple` first (named by `anyLanguage`), then the
- * others by their name in the reader's language (`locale`), capitalised as a list item.
- */
+/** A full-text language's name in the reader's language (`locale`), capitalised; `simple` is `anyLanguage`. */
+export function fullTextLanguageName(
+  language: FullTextLanguage,
+  locale: string,
+  anyLanguage: string,
+): string {
+  if (language === 'simple') return anyLanguage;
+  const name =
+    new Intl.DisplayNames([locale], { type: 'language', fallback: 'code' }).of(LANGUAGE_CODES[language]) ??
+    language;
+  return name.charAt(0).toLocaleUpperCase(locale) + name.slice(1);
+}
+
+/** The full-text languages as a picker lists them: `simple` first, then the others by their names. */
 export function fullTextLanguageItems(
   locale: string,
   anyLanguage: string,
 ): { value: FullTextLanguage; label: string }[] {
-  const names = new Intl.DisplayNames([locale], { type: 'language', fallback: 'code' });
-  const named = (Object.keys(LANGUAGE_CODES) as Exclude<FullTextLanguage, 'simple'>[]).map((value) => {
-    const name = names.of(LANGUAGE_CODES[value]) ?? value;
-    return { value, label: name.charAt(0).toLocaleUpperCase(locale) + name.slice(1) };
-  });
+  const named = (Object.keys(LANGUAGE_CODES) as Exclude<FullTextLanguage, 'simple'>[]).map((value) => ({
+    value,
+    label: fullTextLanguageName(value, locale, anyLanguage),
+  }));
   named.sort((a, b) => a.label.localeCompare(b.label, locale));
   return [{ value: 'simple', label: anyLanguage }, ...named];
 }
