@@ -114,9 +114,17 @@ describe('documents', () => {
     const res = await upload(t.app, token(), collectionId, [
       { filename: 'a.csv', content: 'x,y\n1,2', mimeType: 'text/csv' },
       { filename: 'b.json', content: '{"a":1}', mimeType: 'application/json' },
+      // Word 97-2003 and Outlook files are taken too (their content is read when ingested).
+      { filename: 'c.doc', content: 'x', mimeType: 'application/msword' },
+      { filename: 'd.msg', content: 'x', mimeType: 'application/vnd.ms-outlook' },
     ]);
     expect(res.status).toBe(202);
-    expect(res.body.documents.map((d: { filename: string }) => d.filename)).toEqual(['a.csv', 'b.json']);
+    expect(res.body.documents.map((d: { filename: string }) => d.filename)).toEqual([
+      'a.csv',
+      'b.json',
+      'c.doc',
+      'd.msg',
+    ]);
     const list = await call(t.app, 'GET', `/rag_collections/${collectionId}/documents`, { token: token() });
     const stamps = list.body.documents.map((d: { created_at: string }) => d.created_at);
     expect([...stamps].sort().reverse()).toEqual(stamps);
@@ -139,6 +147,14 @@ describe('documents', () => {
     ]);
     expect(heic).toMatchObject({ status: 415, body: { code: 'unsupported_type' } });
     expect(heic.body.detail).toContain('photo.heic');
+    // Legacy Excel and PowerPoint files: refused saying what to save them as.
+    const xls = await upload(t.app, token(), collectionId, [
+      { filename: 'budget.xls', content: 'x', mimeType: 'application/vnd.ms-excel' },
+    ]);
+    expect(xls).toMatchObject({ status: 415, body: { code: 'unsupported_type' } });
+    expect(xls.body.detail).toBe(
+      '"budget.xls": Excel 97-2003 workbooks (.xls) are not supported documents; save it as .xlsx.',
+    );
     expect(files()).toEqual(before);
     const json = await call(t.app, 'POST', `/rag_collections/${collectionId}/documents`, {
       token: token(),

@@ -21,6 +21,7 @@ const SENTENCE = 'The quick brown fox jumps over the lazy dog.';
 const FIXTURE_TYPES: [string, string][] = [
   ['sample.pdf', 'pdf'],
   ['sample.docx', 'docx'],
+  ['sample.doc', 'doc'],
   ['sample.pptx', 'pptx'],
   ['sample.odt', 'odt'],
   ['sample.xlsx', 'xlsx'],
@@ -28,6 +29,7 @@ const FIXTURE_TYPES: [string, string][] = [
   ['sample.odp', 'odp'],
   ['sample.epub', 'epub'],
   ['sample.eml', 'email'],
+  ['sample.msg', 'email'],
   ['sample.md', 'markdown'],
   ['sample.csv', 'csv'],
   ['sample.json', 'json'],
@@ -123,9 +125,13 @@ describe('ingestion through the worker', () => {
       query: 'Agenda: budget review at ten.',
       top_k: 3,
     });
-    expect(agenda.documents.find((d) => d.source.filename === 'sample.eml')?.metadata).toMatchObject({
-      attachment: 'agenda.txt',
-    });
+    for (const file of ['sample.eml', 'sample.msg']) {
+      expect(agenda.documents.find((d) => d.source.filename === file)?.metadata, file).toMatchObject({
+        attachment: 'agenda.txt',
+      });
+    }
+    const msg = answer.documents.find((d) => d.source.filename === 'sample.msg')!;
+    expect(msg.metadata).toMatchObject({ type: 'email', title: 'Réunion de lancement', attachments: 3 });
     const { count } = await storeOf(collectionName);
     expect(await count()).toBe(rows.reduce((sum, r) => sum + r.chunk_count, 0));
     // The vector index, deferred while the documents were written, is built once none waits.

@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import CFB from 'cfb';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -423,6 +424,56 @@ describe('parseDocument: every type', () => {
     expect(doc.metadata.warnings).toEqual(['attachments that could not be read: broken.pdf']);
   });
 
+  it('doc (Word 97-2003): paragraphs in order, a table a line per row, accents and € kept', async () => {
+    const doc = await parse('sample.doc');
+    expect(doc.type).toBe('doc');
+    expect(doc.sections?.map((s) => s.text)).toEqual([
+      'Travel policy',
+      SENTENCE,
+      'Trains are refunded up to 120 € per journey; café receipts too.',
+      'Plan | Price\nTeam | 20 €',
+      'Last paragraph after the table.',
+    ]);
+    expect(doc.text).toContain(`${SENTENCE}\n\nTrains`);
+    expect(doc.metadata).toMatchObject({ paragraphs: 5, bytes: bytes('sample.doc').byteLength });
+    // By its content under another name, and by its MIME type alone.
+    expect((await parseDocument({ data: bytes('sample.doc'), filename: 'report.txt' })).type).toBe('doc');
+    const byMime = await parseDocument({
+      data: bytes('sample.doc'),
+      filename: 'report',
+      mimeType: 'application/msword',
+    });
+    expect(byMime.text).toBe(doc.text);
+  });
+
+  it('msg (Outlook): read as an email: headers, body, attachments read or named, an attached message read', async () => {
+    const doc = await parse('sample.msg');
+    expect(doc.type).toBe('email');
+    expect(doc.metadata).toMatchObject({ title: 'Réunion de lancement', attachments: 3 });
+    expect(doc.sections?.[0]).toEqual({
+      title: 'Réunion de lancement',
+      text: [
+        'Subject: Réunion de lancement',
+        'From: Ana Lima <ana@example.com>',
+        'To: team@example.com, Bo <bo@example.com>',
+        'Cc: Cy <cy@example.com>',
+        'Date: Fri, 01 Mar 2024 08:30:00 GMT',
+        'Attachments: agenda.txt, chart.png, Budget figures.msg',
+        '',
+        'Hello team,',
+        '',
+        SENTENCE,
+      ].join('\n'),
+    });
+    expect(doc.sections?.[1]).toEqual({ title: 'agenda.txt', text: 'Agenda: budget review at ten.' });
+    expect(doc.sections?.[2]?.title).toBe('Budget figures.msg');
+    expect(doc.sections?.[2]?.text).toContain('Subject: Budget figures\nFrom: Bo <bo@example.com>');
+    expect(doc.sections?.[2]?.text).toContain('The budget is 4,200 euros.');
+    // The logo the HTML body shows by its content id is no attachment.
+    expect(doc.text).not.toContain('logo.png');
+    expect(doc.metadata.warnings).toBeUndefined();
+  });
+
   it('json lines: one record per line, a blank line between records', async () => {
     const doc = await parseDocument({
       data: strToU8('{"q":"first","n":1}\r\n{"q":"second","tags":["a"]}\n\n'),
@@ -621,14 +672,46 @@ describe('parseDocument: refusals are typed errors', () => {
     expect((await refusal({ data: zip, filename: 'archive.zip' })).code).toBe('unsupported_document');
   });
 
-  it('a legacy Office file (.doc, .xls, .ppt) is refused with how to make it readable', async () => {
-    const ole = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]);
-    for (const filename of ['report.doc', 'budget.xls']) {
-      const err = await refusal({ data: ole, filename });
-      expect(err.toJSON()).toMatchObject({ status: 415, code: 'unsupported_document' });
-      if (filename.endsWith('.xls'))
-        expect(err.detail).toContain('save a .doc, .xls or .ppt file as .docx, .xlsx or .pptx');
-    }
+  it('Excel and PowerPoint 97-2003 files, other OLE files and RTF are refused with how to make them readable', async () => {
+    const xls = await refusal({ data: bytes('legacy.xls'), filename: 'budget.xls' });
+    expect(xls.toJSON()).toMatchObject({ status: 415, code: 'unsupported_document' });
+    expect(xls.detail).toContain('save it as .xlsx');
+    // The content decides, whatever the name says.
+    const ppt = await refusal({ data: bytes('legacy.ppt'), filename: 'deck.doc' });
+    expect(ppt.toJSON()).toMatchObject({ status: 415, code: 'unsupported_document' });
+    expect(ppt.detail).toContain('save it as .pptx');
+    const other = CFB.utils.cfb_new();
+    CFB.utils.cfb_add(other, '/Contents', Buffer.from('not office'));
+    const unknown = await refusal({
+      data: CFB.write(other, { type: 'buffer' }) as Uint8Array,
+      filename: 'x.doc',
+    });
+    expect(unknown.detail).toContain('neither a Word 97-2003 document (.doc) nor an Outlook message (.msg)');
+    const rtf = await refusal({ data: strToU8('{\\rtf1\\ansi Hello}'), filename: 'letter.doc' });
+    expect(rtf.toJSON()).toMatchObject({
+      status: 415,
+      detail: 'RTF documents are not supported documents; save it as .docx or .odt',
+    });
+  });
+
+  it('a password-protected .doc is refused (422), not read as noise', async () => {
+    const container = CFB.read(bytes('sample.doc'), { type: 'buffer' });
+    const fib = CFB.find(container, 'WordDocument')?.content as Uint8Array;
+    fib[11] = fib[11]! | 0x01; // fEncrypted
+    const err = await refusal({
+      data: CFB.write(container, { type: 'buffer' }) as Uint8Array,
+      filename: 'secret.doc',
+    });
+    expect(err.toJSON()).toMatchObject({ status: 422, code: 'unreadable_document' });
+    expect(err.detail).toContain('password-protected');
+  });
+
+  it('an OLE file cut short, and a .doc that is no OLE file: 422', async () => {
+    const cut = await refusal({ data: bytes('sample.doc').subarray(0, 1500), filename: 'report.doc' });
+    expect(cut.toJSON()).toMatchObject({ status: 422, code: 'unreadable_document' });
+    const text = await refusal({ data: strToU8('\u0000plain'), filename: 'report.doc' });
+    expect(text.toJSON()).toMatchObject({ status: 422, code: 'unreadable_document' });
+    expect(text.detail).toContain('not a readable DOC (its content is not an OLE compound file)');
   });
 
   it('an XLSX without its workbook part: 422 unreadable_document', async () => {

@@ -2,6 +2,7 @@ import { extname } from 'node:path';
 import { KNOWLEDGE_EXTENSIONS } from '@atelier/schemas/constants';
 import { unreadable, unsupported } from './errors';
 import type { DocumentType, ParseLimits } from './types';
+import { isOle, LEGACY_REFUSALS, oleKind } from './ole';
 import { elementsOf, parseXml } from './xml';
 import { ZipArchive } from './zip';
 
@@ -15,6 +16,8 @@ const ODF_TYPES: Readonly<Record<string, DocumentType>> = {
 const MIME_TYPES: Readonly<Record<string, DocumentType>> = {
   'application/pdf': 'pdf',
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'application/msword': 'doc',
+  'application/vnd.ms-outlook': 'email',
   'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
   ...ODF_TYPES,
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
@@ -42,6 +45,7 @@ const MIME_TYPES: Readonly<Record<string, DocumentType>> = {
 const BINARY_TYPES: ReadonlySet<DocumentType> = new Set([
   'pdf',
   'docx',
+  'doc',
   'pptx',
   'odt',
   'xlsx',
@@ -56,14 +60,12 @@ const OTHER_MAGIC: readonly [string, number[], string?][] = [
   ['TIFF image', [0x49, 0x49, 0x2a, 0x00], '; save it as PNG or JPEG'],
   ['TIFF image', [0x4d, 0x4d, 0x00, 0x2a], '; save it as PNG or JPEG'],
   ['gzip archive', [0x1f, 0x8b]],
-  [
-    'legacy Office (OLE) file',
-    [0xd0, 0xcf, 0x11, 0xe0],
-    '; save a .doc, .xls or .ppt file as .docx, .xlsx or .pptx (an Outlook .msg as HTML)',
-  ],
   ['RAR archive', [0x52, 0x61, 0x72, 0x21]],
   ['7z archive', [0x37, 0x7a, 0xbc, 0xaf]],
 ];
+
+/** What a binary type's content must be, when not a ZIP archive. */
+const CONTAINER: Partial<Record<DocumentType, string>> = { pdf: 'a PDF', doc: 'an OLE compound file' };
 
 const startsWith = (data: Uint8Array, bytes: number[]) => bytes.every((b, i) => data[i] === b);
 
@@ -137,17 +139,24 @@ export async function detectType(
     }
     throw unsupported('a ZIP archive that is not a DOCX, PPTX, XLSX, ODT, ODS, ODP or EPUB document');
   }
+  // Word 97-2003 documents and Outlook messages are read; other legacy Office files refused with advice.
+  if (isOle(data)) return oleKind(data);
   if (isIsoMedia(data)) {
     throw unsupported('HEIC and AVIF photos and videos are not supported documents; save a photo as JPEG');
+  }
+  // Word saves RTF under a .doc name too.
+  if (Buffer.from(data.subarray(0, 5)).toString('latin1') === '{\\rtf') {
+    throw unsupported(LEGACY_REFUSALS['.rtf']!);
   }
   if (claimed === 'image') throw unreadable('not a readable image (PNG, JPEG, WebP and GIF are read)');
   if (claimed && BINARY_TYPES.has(claimed)) {
     throw unreadable(
-      `not a readable ${claimed.toUpperCase()} (its content is not ${claimed === 'pdf' ? 'a PDF' : 'a ZIP archive'})`,
+      `not a readable ${claimed.toUpperCase()} (its content is not ${CONTAINER[claimed] ?? 'a ZIP archive'})`,
     );
   }
   const other = OTHER_MAGIC.find(([, magic]) => startsWith(data, magic));
   if (other) throw unsupported(`${other[0]}s are not supported documents${other[2] ?? ''}`);
+  if (!claimed && LEGACY_REFUSALS[ext]) throw unsupported(LEGACY_REFUSALS[ext]);
   if (!claimed) {
     throw unsupported(
       `unsupported document type${ext ? ` "${ext}"` : ''}${mime ? ` (${mime})` : ''}; accepted: ${Object.keys(KNOWLEDGE_EXTENSIONS).join(' ')}`,

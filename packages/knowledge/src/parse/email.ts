@@ -1,10 +1,24 @@
 import PostalMime, { type Address } from 'postal-mime';
 import { DocumentError, unreadable } from './errors';
 import { htmlToText } from './html';
-import type { DocumentSection, FormatParser } from './types';
+import { readOutlookMessage } from './msg';
+import { isOle } from './ole';
+import type { DocumentSection, FormatParser, ParseContext, ParsedDocument } from './types';
 
 /** How many attachments' names a warning lists when they could not be read. */
 const LISTED_WARNINGS = 5;
+
+/** A message as both email formats give it: headers as a reader writes them, the body as text. */
+export interface MailMessage {
+  subject?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  cc?: string | undefined;
+  date?: string | undefined;
+  body: string;
+  /** The files attached (images shown inside the body are not). */
+  attachments: { name?: string | undefined; content: Uint8Array; mimeType: string }[];
+}
 
 const addresses = (list: readonly Address[] | Address | undefined): string => {
   const all = list === undefined ? [] : Array.isArray(list) ? list : [list as Address];
@@ -22,43 +36,57 @@ const bytesOf = (content: ArrayBuffer | Uint8Array | string): Uint8Array =>
       ? content
       : new Uint8Array(content);
 
-/**
- * An email (.eml, RFC 822/MIME) with postal-mime: its subject, sender, recipients and date, then its
- * text body (else its HTML body as text). Attachments of a readable type are read with their own parser
- * (`parseInner`) and follow the message, one section each titled by the file name; all are named on an
- * `Attachments:` line. Images the HTML body shows inline are not attachments.
- */
-export const parseEmail: FormatParser = async ({ data, parseInner }) => {
+/** An .eml (RFC 822/MIME) with postal-mime. Images the HTML body shows inline are not attachments. */
+async function readMime(data: Uint8Array): Promise<MailMessage> {
   let email: Awaited<ReturnType<typeof PostalMime.parse>>;
   try {
     email = await PostalMime.parse(data);
   } catch (err) {
     throw unreadable(`not a readable email (${err instanceof Error ? err.message : String(err)})`, err);
   }
-  const headers: [string, string | undefined][] = [
-    ['Subject', email.subject],
-    ['From', addresses(email.from)],
-    ['To', addresses(email.to)],
-    ['Cc', addresses(email.cc)],
+  return {
+    subject: email.subject,
+    from: addresses(email.from),
+    to: addresses(email.to),
+    cc: addresses(email.cc),
     // As written (`Fri, 01 Mar 2024 09:30:00 +0100`): the sender's own time and offset.
-    ['Date', email.headers.find((h) => h.key === 'date')?.value.trim() || email.date],
+    date: email.headers.find((h) => h.key === 'date')?.value.trim() || email.date,
+    body: email.text?.trim() ? email.text : email.html ? htmlToText(email.html) : '',
+    attachments: email.attachments
+      .filter((a) => !a.related)
+      .map((a) => ({ name: a.filename ?? undefined, content: bytesOf(a.content), mimeType: a.mimeType })),
+  };
+}
+
+/**
+ * A message as a document: its subject, sender, recipients and date, then its body. Attachments of a
+ * readable type are read with their own parser (`parseInner`) and follow the message, one section each
+ * titled by the file name; all are named on an `Attachments:` line.
+ */
+async function messageDocument(
+  message: MailMessage,
+  { data, parseInner }: ParseContext,
+): Promise<Omit<ParsedDocument, 'type'>> {
+  const headers: [string, string | undefined][] = [
+    ['Subject', message.subject],
+    ['From', message.from],
+    ['To', message.to],
+    ['Cc', message.cc],
+    ['Date', message.date],
   ];
-  const body = (email.text?.trim() ? email.text : email.html ? htmlToText(email.html) : '')
-    .replace(/\r\n?/g, '\n')
-    .trim();
-  if (headers.every(([, value]) => !value) && !body && email.attachments.length === 0) {
+  const body = message.body.replace(/\r\n?/g, '\n').trim();
+  if (headers.every(([, value]) => !value) && !body && message.attachments.length === 0) {
     throw unreadable('not a readable email (no headers, body or attachments)');
   }
 
   const read: DocumentSection[] = [];
   const names: string[] = [];
   const failed: string[] = [];
-  for (const [i, attachment] of email.attachments.entries()) {
-    if (attachment.related) continue;
-    const name = attachment.filename?.trim() || `attachment ${i + 1}`;
+  for (const [i, attachment] of message.attachments.entries()) {
+    const name = attachment.name?.trim() || `attachment ${i + 1}`;
     names.push(name);
     const text = parseInner
-      ? await parseInner(bytesOf(attachment.content), name, attachment.mimeType).then(
+      ? await parseInner(attachment.content, name, attachment.mimeType).then(
           (inner) => inner.text.trim(),
           (err: unknown) => {
             // A type no parser reads is only named; a readable type that fails is named and warned of.
@@ -72,9 +100,9 @@ export const parseEmail: FormatParser = async ({ data, parseInner }) => {
 
   const lines = headers.filter(([, value]) => value).map(([key, value]) => `${key}: ${value}`);
   if (names.length > 0) lines.push(`Attachments: ${names.join(', ')}`);
-  const message = [lines.join('\n'), body].filter(Boolean).join('\n\n');
+  const text = [lines.join('\n'), body].filter(Boolean).join('\n\n');
   const sections: DocumentSection[] = [
-    { ...(email.subject ? { title: email.subject } : {}), text: message },
+    { ...(message.subject ? { title: message.subject } : {}), text },
     ...read,
   ];
   const warnings = failed.length
@@ -86,10 +114,14 @@ export const parseEmail: FormatParser = async ({ data, parseInner }) => {
       .join('\n\n'),
     sections,
     metadata: {
-      ...(email.subject ? { title: email.subject } : {}),
+      ...(message.subject ? { title: message.subject } : {}),
       attachments: names.length,
       bytes: data.byteLength,
       ...(warnings.length ? { warnings } : {}),
     },
   };
-};
+}
+
+/** An email: an .eml (MIME) or an Outlook .msg (an OLE compound file), told apart by the content. */
+export const parseEmail: FormatParser = async (ctx) =>
+  messageDocument(isOle(ctx.data) ? readOutlookMessage(ctx.data) : await readMime(ctx.data), ctx);

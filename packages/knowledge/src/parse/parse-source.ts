@@ -1,4 +1,5 @@
 import { detectType } from './detect';
+import { parseDoc } from './doc';
 import { parseEmail } from './email';
 import { parseEpub } from './epub';
 import { tooLarge, unreadable, unsupported } from './errors';
@@ -15,6 +16,7 @@ import type { DocumentType, FormatParser, ParseLimits, ParsedDocument } from './
 const PARSERS: Record<DocumentType, FormatParser> = {
   pdf: parsePdf,
   docx: parseDocx,
+  doc: parseDoc,
   pptx: parsePptx,
   odt: parseOdt,
   ods: parseOds,

@@ -55,6 +55,8 @@ export type DocumentStatus = (typeof documentStatuses)[number];
 export const documentTypes = [
   'pdf',
   'docx',
+  // Word 97-2003 (an OLE compound file).
+  'doc',
   'pptx',
   'odt',
   'xlsx',
@@ -76,6 +78,7 @@ export type DocumentType = (typeof documentTypes)[number];
 export const KNOWLEDGE_EXTENSIONS: Readonly<Record<string, DocumentType>> = {
   '.pdf': 'pdf',
   '.docx': 'docx',
+  '.doc': 'doc',
   '.pptx': 'pptx',
   '.odt': 'odt',
   '.xlsx': 'xlsx',
@@ -83,6 +86,8 @@ export const KNOWLEDGE_EXTENSIONS: Readonly<Record<string, DocumentType>> = {
   '.odp': 'odp',
   '.epub': 'epub',
   '.eml': 'email',
+  // An Outlook message (an OLE compound file), read as an email.
+  '.msg': 'email',
   '.md': 'markdown',
   '.markdown': 'markdown',
   '.mdx': 'markdown',
