@@ -211,3 +211,64 @@ describe('scanned PDF pages read by the collection OCR model', () => {
     expect(await logRows(env, env.models.ocr)).toBe(before);
   });
 });
+
+describe('pictures inside documents read by the collection OCR model', () => {
+  const chunksOf = async (collectionId: string) =>
+    (await env.knowledge.query(env.scope, collectionId, { query: 'picture', top_k: 10 })).documents
+      .map((d) => ({ content: d.content, slide: d.metadata.slide, ocr: d.metadata.ocr }))
+      .sort((a, b) => a.content.localeCompare(b.content));
+
+  it('a Word document: its picture of text read once, after its text; the icon not sent; a re-upload sends nothing', async () => {
+    const { id } = await addCollection(env, { ocrModelId: env.models.ocr });
+    const before = await logRows(env, env.models.ocr);
+    const documentId = await queueDocument(env, id, 'invoice.docx', { fixture: 'pictures.docx' });
+    expect(await settled(env, documentId)).toMatchObject({
+      status: 'ready',
+      type: 'docx',
+      ocrPages: 1,
+      chunkCount: 2,
+    });
+    expect(await logRows(env, env.models.ocr)).toBe(before + 1);
+    expect(await chunksOf(id)).toEqual([
+      { content: 'Before the picture.\n\nAfter.', slide: undefined, ocr: undefined },
+      // Sent at its own size (400 × 300), never enlarged.
+      {
+        content: expect.stringMatching(/^OCR text of \d+ bytes \(a 400×300 JPEG\)$/),
+        slide: undefined,
+        ocr: true,
+      },
+    ]);
+    await queueDocument(env, id, 'invoice.docx', { fixture: 'pictures.docx' });
+    expect(await settled(env, documentId)).toMatchObject({ status: 'ready', ocrPages: 1, chunksSkipped: 2 });
+    expect(await logRows(env, env.models.ocr)).toBe(before + 1);
+  });
+
+  it('slides (PPTX and ODP): a picture read is a chunk of its slide; an OpenDocument text too', async () => {
+    for (const file of ['pictures.pptx', 'pictures.odp']) {
+      const { id } = await addCollection(env, { ocrModelId: env.models.ocr });
+      const documentId = await queueDocument(env, id, file, { fixture: file });
+      expect(await settled(env, documentId), file).toMatchObject({ status: 'ready', ocrPages: 1 });
+      expect(await chunksOf(id), file).toEqual([
+        { content: 'First slide text.', slide: 1, ocr: undefined },
+        { content: expect.stringMatching(/^OCR text of \d+ bytes \(a 400×300 JPEG\)$/), slide: 2, ocr: true },
+        { content: 'Second slide.', slide: 2, ocr: undefined },
+      ]);
+    }
+    const { id } = await addCollection(env, { ocrModelId: env.models.ocr });
+    const odt = await queueDocument(env, id, 'pictures.odt', { fixture: 'pictures.odt' });
+    expect(await settled(env, odt)).toMatchObject({
+      status: 'ready',
+      type: 'odt',
+      ocrPages: 1,
+      chunkCount: 2,
+    });
+  });
+
+  it('without an OCR model, a document with pictures is read for its text alone, with no call', async () => {
+    const { id } = await addCollection(env);
+    const before = await logRows(env, env.models.ocr);
+    const documentId = await queueDocument(env, id, 'invoice.docx', { fixture: 'pictures.docx' });
+    expect(await settled(env, documentId)).toMatchObject({ status: 'ready', ocrPages: 0, chunkCount: 1 });
+    expect(await logRows(env, env.models.ocr)).toBe(before);
+  });
+});

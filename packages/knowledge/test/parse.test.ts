@@ -94,6 +94,46 @@ describe('parseDocument: every type', () => {
     ]);
   });
 
+  it('pictures inside DOCX, ODT, PPTX and ODP (as LibreOffice writes them): a picture of text listed, with its slide; an icon left out', async () => {
+    expect((await parse('pictures.docx')).pictures).toEqual([{ part: 'word/media/image1.png' }]);
+    expect((await parse('pictures.odt')).pictures).toEqual([
+      { part: expect.stringMatching(/^Pictures\/\w+\.png$/) },
+    ]);
+    expect((await parse('pictures.pptx')).pictures).toEqual([{ part: 'ppt/media/image1.png', slide: 2 }]);
+    expect((await parse('pictures.odp')).pictures).toEqual([
+      { part: expect.stringMatching(/^Pictures\/\w+\.png$/), slide: 2 },
+    ]);
+    // The text around is read as before.
+    expect((await parse('pictures.docx')).text).toBe('Before the picture.\n\nAfter.');
+    expect((await parse('sample.docx')).pictures).toBeUndefined();
+  });
+
+  it('a picture shown twice is listed once; a drawing (EMF) and a linked picture are left out', async () => {
+    const files = unzipSync(bytes('pictures.docx'));
+    const blip = (id: string) =>
+      `<w:p><w:r><w:drawing><wp:inline><a:graphic><a:graphicData><pic:pic><pic:blipFill><a:blip r:embed="${id}"/></pic:blipFill></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`;
+    const body = new TextDecoder().decode(files['word/document.xml']);
+    files['word/document.xml'] = strToU8(
+      body.replace('<w:sectPr>', `${blip('rIdEmf')}${blip('rIdWeb')}${blip('rId2')}<w:sectPr>`),
+    );
+    const rels = new TextDecoder().decode(files['word/_rels/document.xml.rels']);
+    const IMAGE = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/image';
+    files['word/_rels/document.xml.rels'] = strToU8(
+      rels.replace(
+        '</Relationships>',
+        `<Relationship Id="rIdEmf" Type="${IMAGE}" Target="media/image9.emf"/>` +
+          `<Relationship Id="rIdWeb" Type="${IMAGE}" Target="https://example.com/a.png" TargetMode="External"/></Relationships>`,
+      ),
+    );
+    // An EMF drawing: its header record, the " EMF" signature at byte 40.
+    const emf = new Uint8Array(120);
+    emf.set([1, 0, 0, 0, 108], 0);
+    emf.set(strToU8(' EMF'), 40);
+    files['word/media/image9.emf'] = emf;
+    const doc = await parseDocument({ data: zipSync(files), filename: 'pictures.docx' });
+    expect(doc.pictures).toEqual([{ part: 'word/media/image1.png' }]);
+  });
+
   it('pptx: slides in presentation order (sldIdLst), not file order, with their speaker notes; entities decoded', async () => {
     const doc = await parse('sample.pptx');
     expect(doc.type).toBe('pptx');

@@ -92,14 +92,20 @@ async function bySizeYielding(
 
 const part = (text: string, metadata: Metadata) => ({ text, metadata });
 
+/** The pictures the OCR model read (on this slide, when given), as parts marked `ocr`. */
+const picturesRead = (parsed: ParsedDocument, slide?: number) =>
+  (parsed.pictures ?? [])
+    .filter((p) => p.text && (slide === undefined || p.slide === slide))
+    .map((p) => part(p.text!, slide === undefined ? { ocr: true } : { slide, ocr: true }));
+
 /**
  * Cuts a parsed document with its collection's splitter (the engine's three splitters): recursive by
  * size (PDF pages apart, each chunk knowing its `page`, and `ocr` when an OCR model read it, as an image's do; XLSX and ODS sheets apart, each knowing its
- * `sheet`; PPTX and ODP slides apart, each knowing its `slide`; EPUB chapters apart, each knowing its
+ * `sheet`; PPTX and ODP slides apart, each knowing its `slide`, a slide's pictures read by OCR after it; EPUB chapters apart, each knowing its
  * `chapter` title; an email's message and attachments apart, an attachment's knowing its `attachment`);
  * markdown at headings (the headings above a chunk in its metadata) for markdown documents; html at
  * h1–h3 for HTML documents (`html` is the raw page). Sections longer than the chunk size are cut again
- * by size. Other types use the recursive one.
+ * by size. Other types use the recursive one, the pictures read by OCR after the text, marked `ocr`.
  */
 export async function chunkDocument(
   parsed: ParsedDocument,
@@ -136,9 +142,13 @@ export async function chunkDocument(
     );
   }
   if ((parsed.type === 'pptx' || parsed.type === 'odp') && parsed.sections && parsed.sections.length > 0) {
-    // A presentation's sections are its slides, in order (an empty slide makes no chunk).
+    // A presentation's sections are its slides, in order (an empty slide makes no chunk), each followed
+    // by its pictures the OCR model read.
     return bySizeYielding(
-      parsed.sections.map((section, index) => ({ text: section.text, metadata: { slide: index + 1 } })),
+      parsed.sections.flatMap((section, index) => [
+        part(section.text, { slide: index + 1 }),
+        ...picturesRead(parsed, index + 1),
+      ]),
       options,
     );
   }
@@ -156,7 +166,8 @@ export async function chunkDocument(
       options,
     );
   }
-  return bySizeYielding([{ text: parsed.text, metadata: {} }], options);
+  // The text, then the pictures the OCR model read (a Word or OpenDocument text's).
+  return bySizeYielding([part(parsed.text, {}), ...picturesRead(parsed)], options);
 }
 
 /** The document-level metadata every chunk of a document carries (besides its id, name and index). */

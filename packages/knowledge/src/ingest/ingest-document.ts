@@ -12,7 +12,7 @@ import type { SqlClient } from '../stores/sql-client';
 import { contentHash, KnowledgeError, type ChunkInput, type VectorStore } from '../stores/vector-store';
 import { chunkDocument, documentMetadata } from './chunk';
 import { loadOcrCache } from './ocr-cache';
-import { pagesWithoutText, readScannedPages } from './ocr-pages';
+import { needsOcr, readByOcr } from './ocr-pages';
 import type { ClaimedDocument, Lease } from './queue';
 import { fetchWebDocument, WEB_DOCUMENT_BYTES } from './web-source';
 
@@ -177,11 +177,11 @@ export async function ingestDocument(
   const { parsed, html, source } = await readSource(ctx, document, collection, signal);
   signal.throwIfAborted();
   const scope = ingestionScope(document, collection);
-  // Scanned pages: read by the collection's OCR model, before any chunk is made (progress to 0.5).
+  // Scanned pages, an image, pictures: read by the collection's OCR model before any chunk is made (progress to 0.5).
   let ocrPages = 0;
-  if (collection.ocrModelId && pagesWithoutText(parsed).length > 0) {
+  if (collection.ocrModelId && needsOcr(parsed)) {
     const ocrModel = await ctx.calls.target(scope, collection.ocrModelId, 'ocr');
-    ocrPages = await readScannedPages({
+    ocrPages = await readByOcr({
       calls: ctx.calls,
       scope,
       model: ocrModel,

@@ -41,6 +41,15 @@ function readHeader(data: Uint8Array): ImageHeader {
   return turned ? { width: size.height, height: size.width } : { width: size.width, height: size.height };
 }
 
+/** A picture's size when it is one the OCR path reads (a format drawn, within the pixel limit); else undefined. */
+export function readableSize(data: Uint8Array): ImageHeader | undefined {
+  try {
+    return readHeader(data);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * An image document (a photographed or scanned page, a screenshot): no text of its own, one "page" for
  * the collection's OCR model to read, as a scanned PDF page is (ingest/ocr-pages.ts).

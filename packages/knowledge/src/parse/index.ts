@@ -20,6 +20,7 @@ export {
 export {
   DEFAULT_LIMITS,
   type DocumentMetadata,
+  type DocumentPicture,
   type DocumentSection,
   type DocumentType,
   type ParseLimits,
@@ -79,21 +80,24 @@ const wholeView = (data: Uint8Array): Uint8Array =>
   data.byteOffset === 0 && data.byteLength === data.buffer.byteLength ? data : new Uint8Array(data);
 
 /**
- * Draws a PDF's pages (1-based; others are skipped), or an image document (its page 1), as JPEG images
- * in a parser thread, for an OCR model to read: scanned pages and images have no text for
- * `parseDocument` to find. Fails as a parse does.
+ * Draws a PDF's pages (1-based; others are skipped), an image document (its page 1), or a document's
+ * pictures (its archive's parts, numbered from 1 in the order given; one that cannot be decoded is left
+ * out) as JPEG images in a parser thread, for an OCR model to read: scanned pages and pictures have no
+ * text for `parseDocument` to find. Fails as a parse does.
  */
 export async function renderPages(
   input: ({ path: string; data?: never } | { data: Uint8Array; path?: never }) & {
-    type: 'pdf' | 'image';
-    pages: number[];
     limits?: Partial<ParseLimits>;
-  },
+  } & ({ type: 'pdf' | 'image'; pages: number[] } | { type: 'pictures'; parts: string[] }),
 ): Promise<PageImage[]> {
   const limits: ParseLimits = { ...DEFAULT_LIMITS, ...input.limits };
   const source = input.path !== undefined ? { path: input.path } : { data: wholeView(input.data) };
+  const what =
+    input.type === 'pictures'
+      ? { type: input.type, parts: input.parts }
+      : { type: input.type, pages: input.pages };
   try {
-    return await sharedParsePool().render({ ...source, type: input.type, pages: input.pages, limits });
+    return await sharedParsePool().render({ ...source, ...what, limits });
   } catch (err) {
     throw asDocumentError(err, 'cannot draw the pages');
   }

@@ -1,9 +1,9 @@
-import { posix } from 'node:path';
 import { zipSync } from 'fflate';
 import mammoth from 'mammoth';
 import { unreadable } from './errors';
 import { htmlToText } from './html';
 import type { DocumentSection, FormatParser } from './types';
+import { drawnPictures, readablePictures, relationshipsOf, type Relationships } from './pictures';
 import { elementsOf, firstText, paragraphsOf, parseXml, tidy, type TextRules } from './xml';
 import { ZipArchive } from './zip';
 
@@ -15,11 +15,11 @@ export async function titleFrom(zip: ZipArchive, part: string): Promise<string |
 }
 
 /**
- * The archive for a library that inflates it itself: a copy rebuilt from the entries, inflated here
- * within the zip-bomb limits, stored without compression.
+ * The archive for a library that inflates it itself: a copy rebuilt from the entries (`readAll`,
+ * inflated within the zip-bomb limits), stored without compression.
  */
-export async function checkedCopy(zip: ZipArchive): Promise<ArrayBuffer> {
-  const copy = zipSync(await zip.readAll(), { level: 0 });
+export function checkedCopy(entries: Record<string, Uint8Array>): ArrayBuffer {
+  const copy = zipSync(entries, { level: 0 });
   // fflate makes the archive in a buffer of its own size; a slice otherwise.
   const whole = copy.byteOffset === 0 && copy.byteLength === copy.buffer.byteLength;
   return whole ? (copy.buffer as ArrayBuffer) : copy.slice().buffer;
@@ -36,8 +36,16 @@ const NO_IMAGES = mammoth.images.imgElement(async () => ({ src: '' }));
 export const parseDocx: FormatParser = async ({ data, limits }) => {
   const zip = ZipArchive.open(data, limits);
   if (!zip.has('word/document.xml')) throw unreadable('DOCX without word/document.xml');
-  const checked = await checkedCopy(zip);
-  const result = await mammoth.convertToHtml({ buffer: Buffer.from(checked) }, { convertImage: NO_IMAGES });
+  const entries = await zip.readAll();
+  const result = await mammoth.convertToHtml(
+    { buffer: Buffer.from(checkedCopy(entries)) },
+    { convertImage: NO_IMAGES },
+  );
+  const body = new TextDecoder().decode(entries['word/document.xml']);
+  const pictures = await readablePictures(
+    async (part) => entries[part],
+    drawnPictures(body, await relationshipsOf(zip, 'word/document.xml')).map((part) => ({ part })),
+  );
   const paragraphs = htmlToText(result.value)
     .split(/\n{2,}/)
     .map((p) => p.trim())
@@ -47,6 +55,7 @@ export const parseDocx: FormatParser = async ({ data, limits }) => {
   return {
     text: paragraphs.join('\n\n'),
     sections: paragraphs.map((text) => ({ text })),
+    ...(pictures.length ? { pictures } : {}),
     metadata: {
       ...(title ? { title } : {}),
       paragraphs: paragraphs.length,
@@ -66,14 +75,11 @@ const PPTX_TEXT: TextRules = {
 /** The slide parts in presentation order (`p:sldIdLst`), else by their file number. */
 async function slideParts(zip: ZipArchive): Promise<string[]> {
   const presentation = await zip.readText('ppt/presentation.xml');
-  const rels = await zip.readText('ppt/_rels/presentation.xml.rels');
-  if (presentation && rels) {
-    const targets = new Map(elementsOf(parseXml(rels), 'Relationship').map((r) => [r.Id, r.Target]));
+  if (presentation) {
+    const rels = await relationshipsOf(zip, 'ppt/presentation.xml');
     const ordered = elementsOf(parseXml(presentation), 'p:sldId')
-      .map((s) => targets.get(s['r:id'] ?? ''))
-      .filter((t): t is string => !!t)
-      .map((t) => (t.startsWith('/') ? t.slice(1) : posix.normalize(posix.join('ppt', t))))
-      .filter((part) => zip.has(part));
+      .map((s) => rels.get(s['r:id'] ?? '')?.part)
+      .filter((part): part is string => part !== undefined && zip.has(part));
     if (ordered.length) return ordered;
   }
   const number = (name: string) => Number(/slide(\d+)\.xml$/.exec(name)?.[1]);
@@ -91,37 +97,37 @@ const linesOf = (xml: string, rules: typeof PPTX_TEXT) =>
     .map((p) => tidy(p.text))
     .filter(Boolean);
 
-/** The speaker notes of a slide part (its notesSlide relationship), as lines; none when it has none. */
-async function notesOf(zip: ZipArchive, slide: string): Promise<string[]> {
-  const rels = await zip.readText(posix.join(posix.dirname(slide), '_rels', `${posix.basename(slide)}.rels`));
-  const target =
-    rels && elementsOf(parseXml(rels), 'Relationship').find((r) => r.Type === NOTES_SLIDE)?.Target;
-  if (!target) return [];
-  const part = target.startsWith('/')
-    ? target.slice(1)
-    : posix.normalize(posix.join(posix.dirname(slide), target));
-  const xml = await zip.readText(part);
+/** The speaker notes of a slide (its notesSlide relationship), as lines; none when it has none. */
+async function notesOf(zip: ZipArchive, rels: Relationships): Promise<string[]> {
+  const part = [...rels.values()].find((r) => r.type === NOTES_SLIDE)?.part;
+  const xml = part && (await zip.readText(part));
   return xml ? linesOf(xml, NOTES_TEXT) : [];
 }
 
 /**
  * PPTX: the text of every slide (its `a:p` paragraphs) and its speaker notes after a `Notes:` line,
- * one section per slide in presentation order.
+ * one section per slide in presentation order; the pictures a slide shows (its own, not its layout's).
  */
 export const parsePptx: FormatParser = async ({ data, limits }) => {
   const zip = ZipArchive.open(data, limits);
   if (!zip.has('ppt/presentation.xml')) throw unreadable('PPTX without ppt/presentation.xml');
   const sections: DocumentSection[] = [];
+  const shown: { part: string; slide: number }[] = [];
   for (const part of await slideParts(zip)) {
-    const lines = linesOf((await zip.readText(part)) ?? '', PPTX_TEXT);
-    const notes = await notesOf(zip, part);
+    const xml = (await zip.readText(part)) ?? '';
+    const rels = await relationshipsOf(zip, part);
+    const lines = linesOf(xml, PPTX_TEXT);
+    const notes = await notesOf(zip, rels);
     if (notes.length > 0) lines.push('Notes:', ...notes);
     sections.push({ title: `Slide ${sections.length + 1}`, text: lines.join('\n') });
+    shown.push(...drawnPictures(xml, rels).map((picture) => ({ part: picture, slide: sections.length })));
   }
+  const pictures = await readablePictures((picture) => zip.read(picture), shown);
   const title = await titleFrom(zip, 'docProps/core.xml');
   return {
     text: sections.map((s) => s.text).join('\n\n'),
     sections,
+    ...(pictures.length ? { pictures } : {}),
     metadata: { ...(title ? { title } : {}), slides: sections.length, bytes: data.byteLength },
   };
 };

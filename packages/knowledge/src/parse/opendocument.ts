@@ -1,10 +1,13 @@
+import { posix } from 'node:path';
 import { unreadable } from './errors';
 import { titleFrom } from './office';
+import { readablePictures } from './pictures';
 import { cellText, sheetsDocument, type SheetRows } from './spreadsheet';
 import type { DocumentSection, FormatParser } from './types';
 import {
   attrsOf,
   childrenOf,
+  elementsOf,
   outermost,
   paragraphsOf,
   parseXml,
@@ -51,34 +54,51 @@ async function openOdf(data: Uint8Array, limits: Parameters<FormatParser>[0]['li
   const zip = ZipArchive.open(data, limits);
   const content = await zip.readText('content.xml');
   if (content === undefined) throw unreadable(`${kind} without content.xml`);
-  return { body: parseXml(content), title: await titleFrom(zip, 'meta.xml') };
+  return { zip, body: parseXml(content), title: await titleFrom(zip, 'meta.xml') };
 }
+
+/** The pictures (`draw:image`) among these nodes, as parts of the package; linked files left out. */
+const imagesIn = (nodes: XmlNode[]) =>
+  elementsOf(nodes, 'draw:image')
+    .map((image) => image['xlink:href'] ?? '')
+    .filter((href) => href && !/^[a-z][a-z0-9+.-]*:/i.test(href) && !href.startsWith('/'))
+    .map((href) => posix.normalize(href));
 
 const linesOf = (nodes: XmlNode[], rules: TextRules) =>
   paragraphsOf(nodes, rules)
     .map((p) => tidy(p.text))
     .filter(Boolean);
 
-/** ODT: the paragraphs and headings of content.xml, in order; the title from meta.xml. */
+/** ODT: the paragraphs and headings of content.xml, in order, and its pictures; the title from meta.xml. */
 export const parseOdt: FormatParser = async ({ data, limits }) => {
-  const { body, title } = await openOdf(data, limits, 'ODT');
+  const { zip, body, title } = await openOdf(data, limits, 'ODT');
+  const pictures = await readablePictures(
+    (part) => zip.read(part),
+    imagesIn(body).map((part) => ({ part })),
+  );
   const paragraphs = paragraphsOf(body, ODF_TEXT)
     .map((p) => ({ heading: p.tag === 'text:h', text: tidy(p.text) }))
     .filter((p) => p.text);
   return {
     text: paragraphs.map((p) => p.text).join('\n\n'),
     sections: paragraphs.map((p) => (p.heading ? { title: p.text, text: p.text } : { text: p.text })),
+    ...(pictures.length ? { pictures } : {}),
     metadata: { ...(title ? { title } : {}), paragraphs: paragraphs.length, bytes: data.byteLength },
   };
 };
 
 /**
  * ODP: the text of every slide (`draw:page`, in order: titles, outlines, text boxes, tables) and its
- * speaker notes after a `Notes:` line, one section per slide, as PPTX.
+ * speaker notes after a `Notes:` line, one section per slide, and the pictures of each, as PPTX.
  */
 export const parseOdp: FormatParser = async ({ data, limits }) => {
-  const { body, title } = await openOdf(data, limits, 'ODP');
-  const sections: DocumentSection[] = outermost(body, 'draw:page').map((page, i) => {
+  const { zip, body, title } = await openOdf(data, limits, 'ODP');
+  const pages = outermost(body, 'draw:page');
+  const pictures = await readablePictures(
+    (part) => zip.read(part),
+    pages.flatMap((page, i) => imagesIn(childrenOf(page)).map((part) => ({ part, slide: i + 1 }))),
+  );
+  const sections: DocumentSection[] = pages.map((page, i) => {
     const lines = linesOf(childrenOf(page), SLIDE_TEXT);
     const notes = outermost(childrenOf(page), 'presentation:notes').flatMap((n) =>
       linesOf(childrenOf(n), NOTES_TEXT),
@@ -89,6 +109,7 @@ export const parseOdp: FormatParser = async ({ data, limits }) => {
   return {
     text: sections.map((s) => s.text).join('\n\n'),
     sections,
+    ...(pictures.length ? { pictures } : {}),
     metadata: { ...(title ? { title } : {}), slides: sections.length, bytes: data.byteLength },
   };
 };

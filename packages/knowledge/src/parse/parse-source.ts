@@ -8,10 +8,12 @@ import { parseDocx, parsePptx } from './office';
 import { parseOdp, parseOds, parseOdt } from './opendocument';
 import { parsePdf } from './pdf';
 import { renderPdfPages, type PageImage } from './pdf-render';
+import { drawPictures } from './pictures';
 import { readFileLimited } from './read';
 import { parseXlsx } from './spreadsheet';
 import { parseCsv, parseHtml, parseJson, parseMarkdown, parseTxt } from './text';
 import type { DocumentType, FormatParser, ParseLimits, ParsedDocument } from './types';
+import { ZipArchive } from './zip';
 
 const PARSERS: Record<DocumentType, FormatParser> = {
   pdf: parsePdf,
@@ -39,13 +41,16 @@ export type ParseTask = ({ path: string; data?: never } | { data: Uint8Array; pa
   limits: ParseLimits;
 };
 
-/** What a parser thread is handed to draw PDF pages (1-based), or an image document, as JPEGs. */
+/**
+ * What a parser thread is handed to draw as JPEGs: PDF pages (1-based), an image document (its page 1),
+ * or pictures inside an Office or OpenDocument file (its archive's parts, answered numbered from 1).
+ */
 export type RenderTask = ({ path: string; data?: never } | { data: Uint8Array; path?: never }) & {
-  type: 'pdf' | 'image';
-  /** PDF pages; an image is its page 1. */
-  pages: number[];
   limits: ParseLimits;
-};
+} & (
+    | { type: 'pdf' | 'image'; pages: number[]; parts?: never }
+    | { type: 'pictures'; parts: string[]; pages?: never }
+  );
 
 /** The task's bytes: a file read within the size limit, or the bytes given, checked against it. */
 async function taskBytes(task: ParseTask | RenderTask): Promise<Uint8Array> {
@@ -64,9 +69,10 @@ export async function parseSource(task: ParseTask): Promise<ParsedDocument> {
   return parseData(await taskBytes(task), task.filename, task.mimeType, task.limits, 0);
 }
 
-/** Draws a PDF's pages, or an image, as JPEG images (for OCR): the other work of a parser thread. */
+/** Draws a PDF's pages, an image or a document's pictures as JPEG images (for OCR): the other work of a parser thread. */
 export async function renderSource(task: RenderTask): Promise<PageImage[]> {
   const data = await taskBytes(task);
+  if (task.type === 'pictures') return drawPictures(ZipArchive.open(data, task.limits), task.parts);
   return task.type === 'image' ? [await drawImage(data)] : renderPdfPages(data, task.pages);
 }
 

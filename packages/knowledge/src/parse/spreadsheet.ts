@@ -72,7 +72,7 @@ export function sheetsDocument(
 export const parseXlsx: FormatParser = async ({ data, limits }) => {
   const zip = ZipArchive.open(data, limits);
   if (!zip.has('xl/workbook.xml')) throw unreadable('XLSX without xl/workbook.xml');
-  const workbook = await readXlsxFile(await checkedCopy(zip));
+  const workbook = await readXlsxFile(checkedCopy(await zip.readAll()));
   const read = workbook.map(({ sheet, data: table }) => ({
     name: sheet,
     rows: table.map((row) => row.map(cellText)),

@@ -57,6 +57,16 @@ export interface DocumentMetadata {
   warnings?: string[];
 }
 
+/** A picture inside a document (a scan pasted into Word, a screenshot on a slide), for the OCR model. */
+export interface DocumentPicture {
+  /** Its part in the document's archive (`word/media/image1.png`). */
+  part: string;
+  /** PPTX and ODP: the slide (1-based) it is on first. */
+  slide?: number;
+  /** What the OCR model read (set by ingestion, not by parsing). */
+  text?: string;
+}
+
 export interface ParsedDocument {
   type: DocumentType;
   /** The whole document as plain text (markdown keeps its markup). */
@@ -65,6 +75,11 @@ export interface ParsedDocument {
   pages?: string[];
   /** PDF or image: the pages (1-based) whose text an OCR model read (set by ingestion, not by parsing). */
   ocrPages?: number[];
+  /**
+   * DOCX, PPTX, ODT and ODP: the pictures worth reading (neither icons nor drawings), in document order;
+   * the collection's OCR model reads them when it has one.
+   */
+  pictures?: DocumentPicture[];
   /** XLSX and ODS: the text of each sheet that holds data, in workbook order. */
   sheets?: { name: string; text: string }[];
   /**

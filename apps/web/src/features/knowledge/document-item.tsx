@@ -65,7 +65,9 @@ export function DocumentItem({
               d.status === 'ready' && d.ocr_pages > 0
                 ? d.type === 'image'
                   ? t('knowledge.documents.imageRead')
-                  : t('knowledge.documents.ocrPages', { count: d.ocr_pages })
+                  : d.type === 'pdf'
+                    ? t('knowledge.documents.ocrPages', { count: d.ocr_pages })
+                    : t('knowledge.documents.ocrPictures', { count: d.ocr_pages })
                 : null,
             ]
               .filter(Boolean)
