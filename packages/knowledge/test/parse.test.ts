@@ -514,6 +514,12 @@ describe('parseDocument: every type', () => {
     expect(doc.metadata.warnings).toBeUndefined();
   });
 
+  it('msg: an HTML body alone is read in its code page; an attachment kept elsewhere is named and warned of', async () => {
+    const doc = await parse('html-only.msg');
+    expect(doc.text).toBe('Subject: Отчёт\nFrom: Ivan <ivan@example.com>\nAttachments: report.pdf\n\nПривет');
+    expect(doc.metadata.warnings).toEqual(['attachments that could not be read: report.pdf']);
+  });
+
   it('json lines: one record per line, a blank line between records', async () => {
     const doc = await parseDocument({
       data: strToU8('{"q":"first","n":1}\r\n{"q":"second","tags":["a"]}\n\n'),

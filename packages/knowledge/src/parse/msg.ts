@@ -24,12 +24,49 @@ const recipients = (all: FieldsData[] | undefined, kind: 'to' | 'cc') =>
     .filter(Boolean)
     .join(', ') || undefined;
 
-/** The HTML body: a string, or bytes in the message's code page (UTF-8 when it names none we decode). */
+/** Windows code pages by the names TextDecoder knows them by (the Windows-125x and ISO-8859 ones are counted). */
+const CODE_PAGES: Readonly<Record<number, string>> = {
+  874: 'windows-874',
+  932: 'shift_jis',
+  936: 'gbk',
+  949: 'euc-kr',
+  950: 'big5',
+  20866: 'koi8-r',
+  21866: 'koi8-u',
+  50220: 'iso-2022-jp',
+  51932: 'euc-jp',
+  54936: 'gb18030',
+  65001: 'utf-8',
+};
+
+const codePageLabel = (page: number | undefined): string => {
+  if (page === undefined) return 'utf-8';
+  if (page >= 1250 && page <= 1258) return `windows-${page}`;
+  if (page >= 28591 && page <= 28606) return `iso-8859-${page - 28590}`;
+  return CODE_PAGES[page] ?? 'utf-8';
+};
+
+/** The HTML body: a string, or bytes in the message's code page (UTF-8 when it names none TextDecoder knows). */
 function htmlBody(fields: FieldsData): string | undefined {
   if (fields.bodyHtml) return fields.bodyHtml;
   if (!fields.html) return undefined;
-  const label = fields.internetCodepage === 1252 ? 'windows-1252' : 'utf-8';
-  return new TextDecoder(label).decode(fields.html);
+  const decoder = (() => {
+    try {
+      return new TextDecoder(codePageLabel(fields.internetCodepage));
+    } catch {
+      return new TextDecoder('utf-8');
+    }
+  })();
+  return decoder.decode(fields.html);
+}
+
+/** An attachment's bytes; none when the message only refers to a file elsewhere (then named, not read). */
+function attachmentBytes(reader: InstanceType<typeof MsgReader>, attachment: FieldsData) {
+  try {
+    return reader.getAttachment(attachment);
+  } catch {
+    return { fileName: '', content: new Uint8Array(0) };
+  }
 }
 
 /**
@@ -64,7 +101,7 @@ export function readOutlookMessage(data: Uint8Array): MailMessage {
     attachments: (fields.attachments ?? [])
       .filter((a) => !a.attachmentHidden && !shownInline(a))
       .map((a) => {
-        const file = reader.getAttachment(a);
+        const file = attachmentBytes(reader, a);
         return {
           name: file.fileName || a.fileName || a.fileNameShort || a.name,
           content: file.content,
