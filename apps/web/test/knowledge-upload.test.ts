@@ -58,7 +58,7 @@ const doc = (status: RagDocument['status']) => ({ status }) as RagDocument;
 beforeEach(() => useUploads.setState({ uploads: [] }));
 
 describe('upload', () => {
-  it('refuses files of other types and files over 100 MB', () => {
+  it('refuses files of other types (an old format saying what to save it as) and files over 100 MB; takes .doc and .msg', () => {
     const big = file('big.pdf');
     Object.defineProperty(big, 'size', { value: 101 * 1024 * 1024 });
     const { accepted, rejected } = checkFiles([
@@ -68,13 +68,17 @@ describe('upload', () => {
       file('d.tsv'),
       file('e.xlsx'),
       file('f.xls'),
+      file('g.doc'),
+      file('h.msg'),
+      file('i.PPT'),
       big,
     ]);
-    expect(accepted.map((f) => f.name)).toEqual(['a.PDF', 'b.md', 'd.tsv', 'e.xlsx']);
-    expect(rejected.map((r) => [r.file.name, r.reason])).toEqual([
-      ['c.exe', 'type'],
-      ['f.xls', 'type'],
-      ['big.pdf', 'size'],
+    expect(accepted.map((f) => f.name)).toEqual(['a.PDF', 'b.md', 'd.tsv', 'e.xlsx', 'g.doc', 'h.msg']);
+    expect(rejected.map(({ file, ...why }) => [file.name, why])).toEqual([
+      ['c.exe', { reason: 'type' }],
+      ['f.xls', { reason: 'type', saveAs: '.xlsx' }],
+      ['i.PPT', { reason: 'type', saveAs: '.pptx' }],
+      ['big.pdf', { reason: 'size' }],
     ]);
   });
 

@@ -736,7 +736,7 @@ describe('parseDocument: refusals are typed errors', () => {
     const rtf = await refusal({ data: strToU8('{\\rtf1\\ansi Hello}'), filename: 'letter.doc' });
     expect(rtf.toJSON()).toMatchObject({
       status: 415,
-      detail: 'RTF documents are not supported documents; save it as .docx or .odt',
+      detail: 'RTF documents are not supported documents; save it as .docx',
     });
   });
 

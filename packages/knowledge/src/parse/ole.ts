@@ -1,3 +1,4 @@
+import { LEGACY_FORMATS } from '@atelier/schemas/constants';
 import CFB from 'cfb';
 import { unreadable, unsupported } from './errors';
 import type { DocumentType } from './types';
@@ -6,11 +7,12 @@ import type { DocumentType } from './types';
 const OLE_SIGNATURE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 
 /** Why a legacy format is refused, and what to save it as, by its file ending. */
-export const LEGACY_REFUSALS: Readonly<Record<string, string>> = {
-  '.xls': 'Excel 97-2003 workbooks (.xls) are not supported documents; save it as .xlsx',
-  '.ppt': 'PowerPoint 97-2003 presentations (.ppt) are not supported documents; save it as .pptx',
-  '.rtf': 'RTF documents are not supported documents; save it as .docx or .odt',
-};
+export const LEGACY_REFUSALS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(LEGACY_FORMATS).map(([ext, f]) => [
+    ext,
+    `${f.name} are not supported documents; save it as ${f.saveAs}`,
+  ]),
+);
 
 export const isOle = (data: Uint8Array) => OLE_SIGNATURE.every((b, i) => data[i] === b);
 

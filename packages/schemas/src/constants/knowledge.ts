@@ -120,6 +120,13 @@ export const KNOWLEDGE_EXTENSIONS: Readonly<Record<string, DocumentType>> = {
   '.gif': 'image',
 };
 
+/** Formats refused by their file ending (an old binary format, RTF): what they are and what to save them as. */
+export const LEGACY_FORMATS: Readonly<Record<string, { name: string; saveAs: string }>> = {
+  '.xls': { name: 'Excel 97-2003 workbooks (.xls)', saveAs: '.xlsx' },
+  '.ppt': { name: 'PowerPoint 97-2003 presentations (.ppt)', saveAs: '.pptx' },
+  '.rtf': { name: 'RTF documents', saveAs: '.docx' },
+};
+
 /** Stored tool configurations nodes reference by `toolId`. */
 export const toolTypes = ['figma', 'jira', 'notion', 'gitbook'] as const;
 export type ToolType = (typeof toolTypes)[number];

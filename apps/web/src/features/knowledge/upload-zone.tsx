@@ -36,12 +36,14 @@ export function UploadZone({
     const files = Array.from(list ?? []);
     if (files.length === 0) return;
     const { accepted, rejected } = checkFiles(files);
-    for (const { file, reason } of rejected) {
+    for (const rejection of rejected) {
+      const name = rejection.file.name;
       toast.error(
-        t(reason === 'type' ? 'knowledge.upload.badType' : 'knowledge.upload.tooLarge', {
-          name: file.name,
-          max: formatBytes(KNOWLEDGE_LIMITS.maxDocumentBytes),
-        }),
+        rejection.reason === 'size'
+          ? t('knowledge.upload.tooLarge', { name, max: formatBytes(KNOWLEDGE_LIMITS.maxDocumentBytes) })
+          : rejection.saveAs
+            ? t('knowledge.upload.saveAs', { name, ext: rejection.saveAs })
+            : t('knowledge.upload.badType', { name }),
       );
     }
     if (accepted.length > 0) void uploadAll(deps, collectionId, accepted, onUploaded);

@@ -1,22 +1,25 @@
 import type { RagDocument } from '@atelier/schemas';
-import { KNOWLEDGE_EXTENSIONS, KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
+import { KNOWLEDGE_EXTENSIONS, KNOWLEDGE_LIMITS, LEGACY_FORMATS } from '@atelier/schemas/constants';
 import { create } from 'zustand';
 
 /** The file endings a collection ingests (its document types). */
 export const ACCEPTED_EXTENSIONS = Object.keys(KNOWLEDGE_EXTENSIONS);
 
-export type Rejection = 'type' | 'size';
+/** Why a file is refused: a type not ingested (`saveAs`: the format to save an old one as first), or its size. */
+export type Rejection = { reason: 'type'; saveAs?: string } | { reason: 'size' };
 
 /** Splits picked or dropped files into those to send and those refused, with why. */
 export function checkFiles(files: readonly File[]): {
   accepted: File[];
-  rejected: { file: File; reason: Rejection }[];
+  rejected: ({ file: File } & Rejection)[];
 } {
   const accepted: File[] = [];
-  const rejected: { file: File; reason: Rejection }[] = [];
+  const rejected: ({ file: File } & Rejection)[] = [];
   for (const file of files) {
     const name = file.name.toLowerCase();
-    if (!ACCEPTED_EXTENSIONS.some((ext) => name.endsWith(ext))) rejected.push({ file, reason: 'type' });
+    const legacy = Object.entries(LEGACY_FORMATS).find(([ext]) => name.endsWith(ext))?.[1];
+    if (!ACCEPTED_EXTENSIONS.some((ext) => name.endsWith(ext)))
+      rejected.push(legacy ? { file, reason: 'type', saveAs: legacy.saveAs } : { file, reason: 'type' });
     else if (file.size > KNOWLEDGE_LIMITS.maxDocumentBytes) rejected.push({ file, reason: 'size' });
     else accepted.push(file);
   }
