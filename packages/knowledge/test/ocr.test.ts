@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createCanvas } from '@napi-rs/canvas';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCollection, logRows, queueDocument, settled, startEnv, type Env } from './ingest-env';
@@ -270,5 +272,14 @@ describe('pictures inside documents read by the collection OCR model', () => {
     const documentId = await queueDocument(env, id, 'invoice.docx', { fixture: 'pictures.docx' });
     expect(await settled(env, documentId)).toMatchObject({ status: 'ready', ocrPages: 0, chunkCount: 1 });
     expect(await logRows(env, env.models.ocr)).toBe(before);
+    // A scan pasted into Word, and nothing else: it fails saying how to read it.
+    const files = unzipSync(readFileSync(new URL('./fixtures/pictures.docx', import.meta.url)));
+    const body = new TextDecoder().decode(files['word/document.xml']);
+    files['word/document.xml'] = strToU8(body.replace(/<w:t>[^<]*<\/w:t>/g, ''));
+    const scan = await queueDocument(env, id, 'scan.docx', { data: zipSync(files) });
+    expect(await settled(env, scan)).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/its pictures are read by an OCR model; choose one in the collection/),
+    });
   });
 });

@@ -137,7 +137,7 @@ async function readSource(
   return { parsed, html: rawHtml(parsed) ? await readFile(path, 'utf8') : undefined, source: { path } };
 }
 
-/** Why a document gave no chunk: an image or a scanned PDF needs the collection's OCR model. */
+/** Why a document gave no chunk: an image, a scanned PDF or a document of pictures needs the collection's OCR model. */
 function noTextDetail(parsed: ParsedDocument, collection: CollectionRecord): string {
   if (collection.ocrModelId) {
     return parsed.type === 'image' ? 'No text was found in the image.' : 'No text was found in the document.';
@@ -145,8 +145,11 @@ function noTextDetail(parsed: ParsedDocument, collection: CollectionRecord): str
   if (parsed.type === 'image') {
     return 'An image is read by an OCR model; choose one in the collection’s settings, then upload it again.';
   }
-  return parsed.type === 'pdf'
-    ? 'No text was found in the document: a scanned PDF is read by an OCR model; choose one in the collection’s settings.'
+  if (parsed.type === 'pdf') {
+    return 'No text was found in the document: a scanned PDF is read by an OCR model; choose one in the collection’s settings.';
+  }
+  return parsed.pictures?.length
+    ? 'No text was found in the document: its pictures are read by an OCR model; choose one in the collection’s settings.'
     : 'No text was found in the document.';
 }
 
