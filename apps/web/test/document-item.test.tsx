@@ -27,9 +27,13 @@ const show = (fields: Partial<RagDocument>) => {
 describe('a document row', () => {
   it('says how many scanned pages or pictures OCR read, and that an image was read by OCR', () => {
     expect(show({ type: 'pdf', ocr_pages: 2 })).toContain('2 KB · 3 chunks · 2 scanned pages read by OCR');
-    const slides = show({ filename: 'deck.pptx', type: 'pptx', ocr_pages: 1 });
+    const slides = show({ filename: 'deck.pptx', type: 'pptx', ocr_pictures: 1 });
     expect(slides).toContain('3 chunks · 1 picture read by OCR');
     expect(slides).not.toContain('scanned page');
+    // A PDF of scans and of typed pages with screenshots: both counts.
+    expect(show({ type: 'pdf', ocr_pages: 1, ocr_pictures: 3 })).toContain(
+      '3 chunks · 1 scanned page read by OCR · 3 pictures read by OCR',
+    );
     expect(show({ ocr_pages: 0 })).not.toContain('OCR');
     const image = show({ filename: 'whiteboard.jpg', type: 'image', ocr_pages: 1, chunk_count: 1 });
     expect(image).toContain('whiteboard.jpg');

@@ -227,7 +227,8 @@ describe('pictures inside documents read by the collection OCR model', () => {
     expect(await settled(env, documentId)).toMatchObject({
       status: 'ready',
       type: 'docx',
-      ocrPages: 1,
+      ocrPages: 0,
+      ocrPictures: 1,
       chunkCount: 2,
     });
     expect(await logRows(env, env.models.ocr)).toBe(before + 1);
@@ -241,7 +242,11 @@ describe('pictures inside documents read by the collection OCR model', () => {
       },
     ]);
     await queueDocument(env, id, 'invoice.docx', { fixture: 'pictures.docx' });
-    expect(await settled(env, documentId)).toMatchObject({ status: 'ready', ocrPages: 1, chunksSkipped: 2 });
+    expect(await settled(env, documentId)).toMatchObject({
+      status: 'ready',
+      ocrPictures: 1,
+      chunksSkipped: 2,
+    });
     expect(await logRows(env, env.models.ocr)).toBe(before + 1);
   });
 
@@ -249,7 +254,7 @@ describe('pictures inside documents read by the collection OCR model', () => {
     for (const file of ['pictures.pptx', 'pictures.odp']) {
       const { id } = await addCollection(env, { ocrModelId: env.models.ocr });
       const documentId = await queueDocument(env, id, file, { fixture: file });
-      expect(await settled(env, documentId), file).toMatchObject({ status: 'ready', ocrPages: 1 });
+      expect(await settled(env, documentId), file).toMatchObject({ status: 'ready', ocrPictures: 1 });
       expect(await chunksOf(id), file).toEqual([
         { content: 'First slide text.', slide: 1, ocr: undefined },
         { content: expect.stringMatching(/^OCR text of \d+ bytes \(a 400×300 JPEG\)$/), slide: 2, ocr: true },
@@ -261,7 +266,7 @@ describe('pictures inside documents read by the collection OCR model', () => {
     expect(await settled(env, odt)).toMatchObject({
       status: 'ready',
       type: 'odt',
-      ocrPages: 1,
+      ocrPictures: 1,
       chunkCount: 2,
     });
   });
@@ -270,7 +275,7 @@ describe('pictures inside documents read by the collection OCR model', () => {
     const { id } = await addCollection(env);
     const before = await logRows(env, env.models.ocr);
     const documentId = await queueDocument(env, id, 'invoice.docx', { fixture: 'pictures.docx' });
-    expect(await settled(env, documentId)).toMatchObject({ status: 'ready', ocrPages: 0, chunkCount: 1 });
+    expect(await settled(env, documentId)).toMatchObject({ status: 'ready', ocrPictures: 0, chunkCount: 1 });
     expect(await logRows(env, env.models.ocr)).toBe(before);
     // A scan pasted into Word, and nothing else: it fails saying how to read it.
     const files = unzipSync(readFileSync(new URL('./fixtures/pictures.docx', import.meta.url)));
@@ -281,5 +286,66 @@ describe('pictures inside documents read by the collection OCR model', () => {
       status: 'failed',
       error: expect.stringMatching(/its pictures are read by an OCR model; choose one in the collection/),
     });
+  });
+});
+
+describe('pictures on PDF pages read by the collection OCR model', () => {
+  /** A page of typed text with a 400 × 300 screenshot under it. */
+  async function typedWithScreenshot(pdf: PDFDocument, line: string) {
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    const page = pdf.addPage([612, 792]);
+    page.drawText(line, { x: 72, y: 700, size: 12, font });
+    const screenshot = await pdf.embedPng(await picture(400, 300, 'png'));
+    page.drawImage(screenshot, { x: 72, y: 300, width: 300, height: 225 });
+  }
+  /** A collection's chunks in the document's order. */
+  const chunksOf = async (collectionId: string) =>
+    (await env.knowledge.query(env.scope, collectionId, { query: 'page', top_k: 10 })).documents
+      .sort((a, b) => Number(a.metadata.chunk_index) - Number(b.metadata.chunk_index))
+      .map((d) => ({ content: d.content, page: d.metadata.page, ocr: d.metadata.ocr }));
+
+  it('a typed page’s screenshot is read at its own size after the page’s text; a scan under a stamp is read whole', async () => {
+    const { id } = await addCollection(env, { ocrModelId: env.models.ocr });
+    const before = await logRows(env, env.models.ocr);
+    const pdf = await PDFDocument.create({ updateMetadata: false });
+    await typedWithScreenshot(pdf, 'Revenue by quarter, from the dashboard.');
+    // A scan stamped with its page number: its pictures cover the page, its text is a few characters.
+    await scannedPage(pdf, 'Signed contract');
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    pdf.getPage(1).drawText('Page 2', { x: 290, y: 20, size: 9, font });
+    const documentId = await queueDocument(env, id, 'report.pdf', { data: await pdf.save() });
+    expect(await settled(env, documentId)).toMatchObject({
+      status: 'ready',
+      ocrPages: 1,
+      ocrPictures: 1,
+      chunkCount: 3,
+    });
+    expect(await logRows(env, env.models.ocr)).toBe(before + 2);
+    expect(await chunksOf(id)).toEqual([
+      { content: 'Revenue by quarter, from the dashboard.', page: 1, ocr: undefined },
+      { content: expect.stringMatching(/^OCR text of \d+ bytes \(a 400×300 JPEG\)$/), page: 1, ocr: true },
+      // The stamp is on the drawn page: the model reads it with the rest; no chunk holds it alone.
+      { content: expect.stringMatching(/^OCR text of \d+ bytes \(a 1546×2000 JPEG\)$/), page: 2, ocr: true },
+    ]);
+  });
+
+  it('a searchable scan (its own OCR text over the picture) is not read again; without an OCR model no picture is looked for', async () => {
+    const searchable = await PDFDocument.create({ updateMetadata: false });
+    await scannedPage(searchable, 'Minutes of the meeting');
+    const font = await searchable.embedFont(StandardFonts.Helvetica);
+    const layer = 'Minutes of the meeting held on the third of March about the budget. '.repeat(4);
+    searchable.getPage(0).drawText(layer, { x: 40, y: 700, size: 8, font, maxWidth: 530, lineHeight: 10 });
+    const { id } = await addCollection(env, { ocrModelId: env.models.ocr });
+    const before = await logRows(env, env.models.ocr);
+    const scan = await queueDocument(env, id, 'minutes.pdf', { data: await searchable.save() });
+    expect(await settled(env, scan)).toMatchObject({ status: 'ready', ocrPages: 0, ocrPictures: 0 });
+    expect(await logRows(env, env.models.ocr)).toBe(before);
+
+    const plain = await addCollection(env);
+    const typed = await PDFDocument.create({ updateMetadata: false });
+    await typedWithScreenshot(typed, 'Revenue by quarter, from the dashboard.');
+    const report = await queueDocument(env, plain.id, 'report.pdf', { data: await typed.save() });
+    expect(await settled(env, report)).toMatchObject({ status: 'ready', ocrPictures: 0, chunkCount: 1 });
+    expect(await logRows(env, env.models.ocr)).toBe(before);
   });
 });

@@ -231,8 +231,10 @@ export const ragDocument = z.object({
   progress: z.number(),
   chunk_count: z.number().int(),
   chunks_skipped: z.number().int(),
-  /** PDF pages without text, or an image (1), read by the collection's OCR model at the last ingestion. */
+  /** Pages read whole by the collection's OCR model at the last ingestion: a PDF's scanned pages, an image (1). */
   ocr_pages: z.number().int(),
+  /** Pictures inside the document (on a PDF's pages, in a Word, PowerPoint or OpenDocument file) the OCR model read. */
+  ocr_pictures: z.number().int(),
   error: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),

@@ -132,8 +132,10 @@ export const ragDocuments = pgTable(
     chunkCount: integer('chunk_count').notNull().default(0),
     /** Chunks left as they were by smart insertion (same content hash). */
     chunksSkipped: integer('chunks_skipped').notNull().default(0),
-    /** PDF pages without text read by the collection's OCR model at the last ingestion. */
+    /** Pages read whole by the collection's OCR model at the last ingestion (a PDF's scans, an image). */
     ocrPages: integer('ocr_pages').notNull().default(0),
+    /** Pictures inside the document (on a PDF's pages, in a Word file, on slides) the OCR model read. */
+    ocrPictures: integer('ocr_pictures').notNull().default(0),
     error: text('error'),
     attempts: integer('attempts').notNull().default(0),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),

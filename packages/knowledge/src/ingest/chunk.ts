@@ -92,15 +92,21 @@ async function bySizeYielding(
 
 const part = (text: string, metadata: Metadata) => ({ text, metadata });
 
-/** The pictures the OCR model read (on this slide, when given), as parts marked `ocr`. */
-const picturesRead = (parsed: ParsedDocument, slide?: number) =>
+/** The pictures the OCR model read (on this slide or PDF page, when given), as parts marked `ocr`. */
+const picturesRead = (parsed: ParsedDocument, on: { slide?: number; page?: number } = {}) =>
   (parsed.pictures ?? [])
-    .filter((p) => p.text && (slide === undefined || p.slide === slide))
-    .map((p) => part(p.text!, slide === undefined ? { ocr: true } : { slide, ocr: true }));
+    .filter(
+      (p) =>
+        p.text &&
+        (on.slide === undefined || p.slide === on.slide) &&
+        (on.page === undefined || p.page === on.page),
+    )
+    .map((p) => part(p.text!, { ...on, ocr: true }));
 
 /**
  * Cuts a parsed document with its collection's splitter (the engine's three splitters): recursive by
- * size (PDF pages apart, each chunk knowing its `page`, and `ocr` when an OCR model read it, as an image's do; XLSX and ODS sheets apart, each knowing its
+ * size (PDF pages apart, each chunk knowing its `page`, and `ocr` when an OCR model read it, as an image's do,
+ * a page's pictures read by OCR after it; XLSX and ODS sheets apart, each knowing its
  * `sheet`; PPTX and ODP slides apart, each knowing its `slide`, a slide's pictures read by OCR after it; EPUB chapters apart, each knowing its
  * `chapter` title; an email's message and attachments apart, an attachment's knowing its `attachment`);
  * markdown at headings (the headings above a chunk in its metadata) for markdown documents; html at
@@ -124,11 +130,13 @@ export async function chunkDocument(
     return sectionsBySize(htmlSplit(html, { headers: HTML_HEADERS, returnEachElement: false }), options);
   }
   if (parsed.type === 'pdf' && parsed.pages && parsed.pages.length > 0) {
+    // Each page, then its pictures the OCR model read.
     const read = new Set(parsed.ocrPages);
     return bySizeYielding(
-      parsed.pages.map((text, index) =>
+      parsed.pages.flatMap((text, index) => [
         part(text, read.has(index + 1) ? { page: index + 1, ocr: true } : { page: index + 1 }),
-      ),
+        ...picturesRead(parsed, { page: index + 1 }),
+      ]),
       options,
     );
   }
@@ -147,7 +155,7 @@ export async function chunkDocument(
     return bySizeYielding(
       parsed.sections.flatMap((section, index) => [
         part(section.text, { slide: index + 1 }),
-        ...picturesRead(parsed, index + 1),
+        ...picturesRead(parsed, { slide: index + 1 }),
       ]),
       options,
     );

@@ -118,10 +118,12 @@ async function readSource(
   source: { path: string } | { data: Uint8Array };
 }> {
   const rawHtml = (parsed: ParsedDocument) => collection.splitter === 'html' && parsed.type === 'html';
+  // A PDF's pictures are looked for (which decodes them) only when an OCR model will read them.
+  const pdfPictures = collection.ocrModelId !== null;
   if (document.sourceUrl) {
     const page = await fetchWebDocument(ctx.deps, document.sourceUrl, signal);
     // Parsing moves a copy of the bytes to its thread: these stay for drawing scanned pages.
-    const parsed = await parseDocument({ ...page, limits: { maxBytes: WEB_DOCUMENT_BYTES } });
+    const parsed = await parseDocument({ ...page, limits: { maxBytes: WEB_DOCUMENT_BYTES }, pdfPictures });
     return { parsed, html: rawHtml(parsed) ? decodeText(page.data) : undefined, source: { data: page.data } };
   }
   if (!document.storagePath) {
@@ -133,6 +135,7 @@ async function readSource(
     filename: document.filename,
     mimeType: document.mimeType,
     limits: { maxBytes: KNOWLEDGE_LIMITS.maxDocumentBytes },
+    pdfPictures,
   });
   return { parsed, html: rawHtml(parsed) ? await readFile(path, 'utf8') : undefined, source: { path } };
 }
@@ -181,10 +184,10 @@ export async function ingestDocument(
   signal.throwIfAborted();
   const scope = ingestionScope(document, collection);
   // Scanned pages, an image, pictures: read by the collection's OCR model before any chunk is made (progress to 0.5).
-  let ocrPages = 0;
+  let ocr = { pages: 0, pictures: 0 };
   if (collection.ocrModelId && needsOcr(parsed)) {
     const ocrModel = await ctx.calls.target(scope, collection.ocrModelId, 'ocr');
-    ocrPages = await readByOcr({
+    ocr = await readByOcr({
       calls: ctx.calls,
       scope,
       model: ocrModel,
@@ -235,14 +238,15 @@ export async function ingestDocument(
   }
   const skipped = chunks.length - todo.length;
   let done = skipped;
-  const start = ocrPages > 0 ? 0.5 : 0.1;
+  const start = ocr.pages + ocr.pictures > 0 ? 0.5 : 0.1;
   const progressOf = () => start + ((1 - start) * done) / chunks.length;
   if (
     !(await lease.update({
       progress: progressOf(),
       chunkCount: done,
       chunksSkipped: skipped,
-      ocrPages,
+      ocrPages: ocr.pages,
+      ocrPictures: ocr.pictures,
       type: parsed.type,
       ...(document.sourceUrl ? { sizeBytes: parsed.metadata.bytes } : {}),
     }))

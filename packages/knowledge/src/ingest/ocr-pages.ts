@@ -1,6 +1,13 @@
 import type { MeterScope, ModelTarget } from '@atelier/metering';
 import { KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
-import { renderPages, type PageImage, type ParsedDocument } from '../parse/index';
+import {
+  renderPages,
+  type DocumentPicture,
+  type Drawings,
+  type PageImage,
+  type ParsedDocument,
+} from '../parse/index';
+import { pageKind, pictureCover } from '../parse/pdf-pictures';
 import { mapLimited, type ModelCalls } from '../service/models';
 import { KnowledgeError } from '../stores/vector-store';
 import { imageHash, type OcrCache } from './ocr-cache';
@@ -26,15 +33,27 @@ export interface ScannedPagesInput {
   onProgress: (done: number, total: number) => Promise<void>;
 }
 
-/** The 1-based numbers of a parsed PDF's pages without text (scans, or pages of images); an image's page 1. */
-export function pagesWithoutText(parsed: ParsedDocument): number[] {
-  if ((parsed.type !== 'pdf' && parsed.type !== 'image') || !parsed.pages) return [];
-  return parsed.pages.flatMap((text, i) => (text.trim() === '' ? [i + 1] : []));
+/**
+ * What the OCR model is to read in a parsed document: pages read whole (a PDF's scans, `pageKind`: pages
+ * without text or under a stamp; an image's page 1), and pictures (inside Office and OpenDocument files;
+ * on a PDF's typed pages, not on a searchable scan's).
+ */
+export function toRead(parsed: ParsedDocument): { pages: number[]; pictures: DocumentPicture[] } {
+  const all = parsed.pictures ?? [];
+  if ((parsed.type !== 'pdf' && parsed.type !== 'image') || !parsed.pages)
+    return { pages: [], pictures: all };
+  const kinds = parsed.pages.map((text, i) => pageKind(text.trim().length, pictureCover(all, i + 1)));
+  return {
+    pages: kinds.flatMap((kind, i) => (kind === 'scan' ? [i + 1] : [])),
+    pictures: all.filter((p) => kinds[p.page! - 1] === 'typed'),
+  };
 }
 
 /** Whether the collection's OCR model has anything to read in a document: scanned pages, an image, pictures. */
-export const needsOcr = (parsed: ParsedDocument) =>
-  pagesWithoutText(parsed).length > 0 || (parsed.pictures?.length ?? 0) > 0;
+export function needsOcr(parsed: ParsedDocument): boolean {
+  const { pages, pictures } = toRead(parsed);
+  return pages.length > 0 || pictures.length > 0;
+}
 
 /** Reads drawn images with the OCR model (a few at a time), each once: what was read before comes from the cache. */
 async function readImages(
@@ -64,63 +83,93 @@ async function readImages(
   });
 }
 
+/** A few images to draw in one parser-thread task, and where what the model reads of each goes. */
+interface Batch {
+  drawings: Drawings;
+  count: number;
+  label: (n: number) => string;
+  keep: (n: number, text: string) => void;
+}
+
+/** A list cut in lists of `PAGES_PER_DRAWING`, each with its offset. */
+const batchesOf = <T>(list: readonly T[]) =>
+  Array.from({ length: Math.ceil(list.length / PAGES_PER_DRAWING) }, (_, b) => ({
+    offset: b * PAGES_PER_DRAWING,
+    some: list.slice(b * PAGES_PER_DRAWING, (b + 1) * PAGES_PER_DRAWING),
+  }));
+
+/** The drawing tasks for a document's pages read whole, then for its pictures. */
+function batches(parsed: ParsedDocument, pages: number[], pictures: DocumentPicture[], filename: string) {
+  const texts = parsed.pages ?? [];
+  const keepPage = (page: number, text: string) => (texts[page - 1] = text);
+  const out: Batch[] = [];
+  if (parsed.type === 'image' && pages.length > 0) {
+    out.push({ drawings: { type: 'image' }, count: 1, label: () => filename, keep: keepPage });
+  } else {
+    for (const { some } of batchesOf(pages)) {
+      out.push({
+        drawings: { type: 'pdf', drawings: some.map((page) => ({ page })) },
+        count: some.length,
+        label: (page) => `page ${page} of ${filename}`,
+        keep: keepPage,
+      });
+    }
+  }
+  for (const { offset, some } of batchesOf(pictures)) {
+    out.push({
+      drawings:
+        parsed.type === 'pdf'
+          ? {
+              type: 'pdf',
+              drawings: some.map((p) => ({ page: p.page!, box: p.box!, pixels: p.pixels! })),
+            }
+          : { type: 'pictures', parts: some.map((p) => p.part!) },
+      count: some.length,
+      label: (n) => `picture ${offset + n} of ${filename}`,
+      keep: (n, text) => (some[n - 1]!.text = text),
+    });
+  }
+  return out;
+}
+
 /**
- * Reads what has no text of its own with the collection's OCR model: a PDF's pages without text, an
- * image, the pictures inside a document. Each is drawn as a JPEG in a parser thread (a few at a time),
- * then one metered OCR call is made per image not read before. The parsed document is completed in
- * place (a PDF's pages and text, `ocrPages` naming the pages read; each picture's `text`). Answers how
- * many pages and pictures gave text. A document with more pages without text than
- * `KNOWLEDGE_LIMITS.maxOcrPages` is refused before any call; of its pictures, that many are read at most.
+ * Reads what has no text of its own with the collection's OCR model (`toRead`): a PDF's pages without
+ * text, an image, the pictures inside a document or on a PDF's pages. Each is drawn as a JPEG in a parser
+ * thread (a few at a time), then one metered OCR call is made per image not read before. The parsed
+ * document is completed in place (a PDF's pages and text, `ocrPages` naming the pages read; each
+ * picture's `text`). Answers how many pages and pictures gave text. A document with more pages to read
+ * than `KNOWLEDGE_LIMITS.maxOcrPages` is refused before any call; of its pictures, that many are read at
+ * most.
  */
-export async function readByOcr(input: ScannedPagesInput): Promise<number> {
+export async function readByOcr(input: ScannedPagesInput): Promise<{ pages: number; pictures: number }> {
   const { parsed, signal } = input;
-  const blank = pagesWithoutText(parsed);
-  const pictures = (parsed.pictures ?? []).slice(0, KNOWLEDGE_LIMITS.maxOcrPages);
-  if (blank.length === 0 && pictures.length === 0) return 0;
-  if (blank.length > KNOWLEDGE_LIMITS.maxOcrPages) {
+  const found = toRead(parsed);
+  const pages = found.pages;
+  const pictures = found.pictures.slice(0, KNOWLEDGE_LIMITS.maxOcrPages);
+  if (pages.length === 0 && pictures.length === 0) return { pages: 0, pictures: 0 };
+  if (pages.length > KNOWLEDGE_LIMITS.maxOcrPages) {
     throw new KnowledgeError(
       422,
       'too_many_scanned_pages',
-      `The document has ${blank.length} pages without text; OCR reads at most ${KNOWLEDGE_LIMITS.maxOcrPages} per document. Split it into smaller PDFs.`,
+      `The document has ${pages.length} pages without text; OCR reads at most ${KNOWLEDGE_LIMITS.maxOcrPages} per document. Split it into smaller PDFs.`,
     );
   }
   const limits = { maxBytes: KNOWLEDGE_LIMITS.maxDocumentBytes };
-  const total = blank.length + pictures.length;
+  const total = pages.length + pictures.length;
   const drawn: string[] = [];
   let done = 0;
-  const pages = parsed.pages ?? [];
-  for (let i = 0; i < blank.length; i += PAGES_PER_DRAWING) {
+  for (const batch of batches(parsed, pages, pictures, input.filename)) {
     signal.throwIfAborted();
-    const type = parsed.type === 'image' ? 'image' : 'pdf';
-    const images = await renderPages({
-      ...input.source,
-      type,
-      pages: blank.slice(i, i + PAGES_PER_DRAWING),
-      limits,
-    });
-    const label = (page: number) => (type === 'image' ? input.filename : `page ${page} of ${input.filename}`);
-    await readImages(input, images, label, (page, text) => (pages[page - 1] = text), drawn);
-    done += images.length;
-    await input.onProgress(done, total);
-  }
-  for (let i = 0; i < pictures.length; i += PAGES_PER_DRAWING) {
-    signal.throwIfAborted();
-    const some = pictures.slice(i, i + PAGES_PER_DRAWING);
-    const images = await renderPages({
-      ...input.source,
-      type: 'pictures',
-      parts: some.map((p) => p.part),
-      limits,
-    });
-    const label = (n: number) => `picture ${i + n} of ${input.filename}`;
-    await readImages(input, images, label, (n, text) => (some[n - 1]!.text = text), drawn);
-    done += some.length;
+    const images = await renderPages({ ...input.source, ...batch.drawings, limits });
+    await readImages(input, images, batch.label, batch.keep, drawn);
+    done += batch.count;
     await input.onProgress(done, total);
   }
   await input.cache.keepOnly(drawn);
-  if (blank.length > 0) {
-    parsed.ocrPages = blank.filter((page) => pages[page - 1] !== '');
-    parsed.text = pages.filter((page) => page !== '').join('\n\n');
+  const texts = parsed.pages ?? [];
+  if (pages.length > 0) {
+    parsed.ocrPages = pages.filter((page) => texts[page - 1] !== '');
+    parsed.text = texts.filter((page) => page !== '').join('\n\n');
   }
-  return (parsed.ocrPages?.length ?? 0) + pictures.filter((p) => p.text).length;
+  return { pages: parsed.ocrPages?.length ?? 0, pictures: pictures.filter((p) => p.text).length };
 }

@@ -76,7 +76,10 @@ export interface DocumentUpdate {
   progress?: number;
   chunkCount?: number;
   chunksSkipped?: number;
+  /** Pages an OCR model read whole (scans, an image). */
   ocrPages?: number;
+  /** Pictures inside the document an OCR model read. */
+  ocrPictures?: number;
   type?: string;
   /** The size of what was read (a web page: known once fetched). */
   sizeBytes?: number;
@@ -125,6 +128,7 @@ export class Lease {
       if (update.chunkCount !== undefined) add('chunk_count', update.chunkCount);
       if (update.chunksSkipped !== undefined) add('chunks_skipped', update.chunksSkipped);
       if (update.ocrPages !== undefined) add('ocr_pages', update.ocrPages);
+      if (update.ocrPictures !== undefined) add('ocr_pictures', update.ocrPictures);
       if (update.type !== undefined) add('type', update.type);
       if (update.sizeBytes !== undefined) add('size_bytes', update.sizeBytes);
       if (update.error !== undefined) add('error', update.error);

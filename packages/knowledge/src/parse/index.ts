@@ -1,13 +1,16 @@
 import { asDocumentError, tooLarge } from './errors';
 import { sharedParsePool } from './pool';
 import { readLimited } from './read';
+import type { Drawings } from './parse-source';
+
+export type { Drawings } from './parse-source';
 import type { PageImage } from './pdf-render';
 import { DEFAULT_LIMITS, type ParseLimits, type ParsedDocument } from './types';
 
 export { DocumentError, type DocumentErrorCode } from './errors';
 export { detectType } from './detect';
 export { readFileLimited, readLimited } from './read';
-export { PAGE_IMAGE_LONG_SIDE, type PageImage } from './pdf-render';
+export { PAGE_IMAGE_LONG_SIDE, type PageImage, type PdfDrawing } from './pdf-render';
 export { ZipArchive, type ZipEntry } from './zip';
 export {
   closeParsePool,
@@ -23,6 +26,7 @@ export {
   type DocumentPicture,
   type DocumentSection,
   type DocumentType,
+  type PageBox,
   type ParseLimits,
   type ParsedDocument,
 } from './types';
@@ -40,6 +44,8 @@ export type ParseDocumentInput = DocumentSource & {
   filename: string;
   mimeType?: string;
   limits?: Partial<ParseLimits>;
+  /** Find the pictures on a PDF's pages too: it decodes them, so asked for when an OCR model will read them. */
+  pdfPictures?: boolean;
 };
 
 /**
@@ -54,7 +60,12 @@ export type ParseDocumentInput = DocumentSource & {
  */
 export async function parseDocument(input: ParseDocumentInput): Promise<ParsedDocument> {
   const limits: ParseLimits = { ...DEFAULT_LIMITS, ...input.limits };
-  const hints = { filename: input.filename, mimeType: input.mimeType, limits };
+  const hints = {
+    filename: input.filename,
+    mimeType: input.mimeType,
+    limits,
+    pdfPictures: input.pdfPictures,
+  };
   try {
     if (input.path !== undefined) return await sharedParsePool().parse({ path: input.path, ...hints });
     if (input.stream !== undefined) {
@@ -80,22 +91,19 @@ const wholeView = (data: Uint8Array): Uint8Array =>
   data.byteOffset === 0 && data.byteLength === data.buffer.byteLength ? data : new Uint8Array(data);
 
 /**
- * Draws a PDF's pages (1-based; others are skipped), an image document (its page 1), or a document's
- * pictures (its archive's parts, numbered from 1 in the order given; one that cannot be decoded is left
- * out) as JPEG images in a parser thread, for an OCR model to read: scanned pages and pictures have no
- * text for `parseDocument` to find. Fails as a parse does.
+ * Draws what an OCR model is to read as JPEG images in a parser thread: a PDF's pages (1-based; others
+ * are skipped) or pictures on them, an image document (its page 1), or a document's pictures (its
+ * archive's parts, numbered from 1 in the order given; one that cannot be decoded is left out). Scanned
+ * pages and pictures have no text for `parseDocument` to find. Fails as a parse does.
  */
 export async function renderPages(
   input: ({ path: string; data?: never } | { data: Uint8Array; path?: never }) & {
     limits?: Partial<ParseLimits>;
-  } & ({ type: 'pdf' | 'image'; pages: number[] } | { type: 'pictures'; parts: string[] }),
+  } & Drawings,
 ): Promise<PageImage[]> {
-  const limits: ParseLimits = { ...DEFAULT_LIMITS, ...input.limits };
-  const source = input.path !== undefined ? { path: input.path } : { data: wholeView(input.data) };
-  const what =
-    input.type === 'pictures'
-      ? { type: input.type, parts: input.parts }
-      : { type: input.type, pages: input.pages };
+  const { path, data, limits: given, ...what } = input;
+  const limits: ParseLimits = { ...DEFAULT_LIMITS, ...given };
+  const source = path !== undefined ? { path } : { data: wholeView(data) };
   try {
     return await sharedParsePool().render({ ...source, ...what, limits });
   } catch (err) {

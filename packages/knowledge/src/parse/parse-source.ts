@@ -7,7 +7,7 @@ import { drawImage, parseImage } from './image';
 import { parseDocx, parsePptx } from './office';
 import { parseOdp, parseOds, parseOdt } from './opendocument';
 import { parsePdf } from './pdf';
-import { renderPdfPages, type PageImage } from './pdf-render';
+import { renderPdfPages, type PageImage, type PdfDrawing } from './pdf-render';
 import { drawPictures } from './pictures';
 import { readFileLimited } from './read';
 import { parseXlsx } from './spreadsheet';
@@ -39,18 +39,22 @@ export type ParseTask = ({ path: string; data?: never } | { data: Uint8Array; pa
   filename: string;
   mimeType?: string | undefined;
   limits: ParseLimits;
+  /** Find the pictures on a PDF's pages too (for the OCR model). */
+  pdfPictures?: boolean | undefined;
 };
 
 /**
- * What a parser thread is handed to draw as JPEGs: PDF pages (1-based), an image document (its page 1),
- * or pictures inside an Office or OpenDocument file (its archive's parts, answered numbered from 1).
+ * What to draw as JPEGs for an OCR model: a PDF's pages or pictures on them (each answered with the
+ * number pdf-render.ts says), an image document (its page 1), or pictures inside an Office or
+ * OpenDocument file (its archive's parts, answered numbered from 1).
  */
+export type Drawings =
+  { type: 'pdf'; drawings: PdfDrawing[] } | { type: 'image' } | { type: 'pictures'; parts: string[] };
+
+/** What a parser thread is handed to draw: a file to read or bytes, the limits, what to draw. */
 export type RenderTask = ({ path: string; data?: never } | { data: Uint8Array; path?: never }) & {
   limits: ParseLimits;
-} & (
-    | { type: 'pdf' | 'image'; pages: number[]; parts?: never }
-    | { type: 'pictures'; parts: string[]; pages?: never }
-  );
+} & Drawings;
 
 /** The task's bytes: a file read within the size limit, or the bytes given, checked against it. */
 async function taskBytes(task: ParseTask | RenderTask): Promise<Uint8Array> {
@@ -66,14 +70,15 @@ async function taskBytes(task: ParseTask | RenderTask): Promise<Uint8Array> {
  * Throws `DocumentError`s, and whatever a format library throws.
  */
 export async function parseSource(task: ParseTask): Promise<ParsedDocument> {
-  return parseData(await taskBytes(task), task.filename, task.mimeType, task.limits, 0);
+  const data = await taskBytes(task);
+  return parseData(data, task.filename, task.mimeType, task.limits, 0, task.pdfPictures === true);
 }
 
 /** Draws a PDF's pages, an image or a document's pictures as JPEG images (for OCR): the other work of a parser thread. */
 export async function renderSource(task: RenderTask): Promise<PageImage[]> {
   const data = await taskBytes(task);
   if (task.type === 'pictures') return drawPictures(ZipArchive.open(data, task.limits), task.parts);
-  return task.type === 'image' ? [await drawImage(data)] : renderPdfPages(data, task.pages);
+  return task.type === 'image' ? [await drawImage(data)] : renderPdfPages(data, task.drawings);
 }
 
 /** Files inside files (an email's attachments) are read one level deep: an attached email's own are named only. */
@@ -85,6 +90,7 @@ async function parseData(
   mimeType: string | undefined,
   limits: ParseLimits,
   depth: number,
+  pdfPictures = false,
 ): Promise<ParsedDocument> {
   if (data.byteLength === 0) throw unreadable('the document is empty');
   const type = await detectType(data, filename, mimeType, limits);
@@ -94,6 +100,12 @@ async function parseData(
     depth < MAX_NESTING
       ? (inner: Uint8Array, name: string, mime: string) => parseData(inner, name, mime, limits, depth + 1)
       : undefined;
-  const parsed = await PARSERS[type]({ data, filename, limits, ...(parseInner ? { parseInner } : {}) });
+  const parsed = await PARSERS[type]({
+    data,
+    filename,
+    limits,
+    ...(pdfPictures ? { pdfPictures } : {}),
+    ...(parseInner ? { parseInner } : {}),
+  });
   return { type, ...parsed };
 }

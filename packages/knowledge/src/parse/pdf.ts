@@ -1,41 +1,44 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { getDocumentProxy } from 'unpdf';
-import { unreadable } from './errors';
+import { openPdf } from './pdf-open';
+import { pageKind, pictureCover, picturesOnPage, type PdfPicture } from './pdf-pictures';
 import { dropRunningLines, layoutText, pdfLines, type PdfLine } from './pdf-layout';
 import type { FormatParser } from './types';
 
 /**
- * PDF text with pdf.js (the serverless build shipped inside `unpdf`: no worker file, no canvas, no
- * downloads), laid out as pdf-layout.ts says (paragraphs apart, running headers and footers dropped).
- * It runs in a parser thread (pool.ts); pages are read one at a time with a turn of the loop between
- * them all the same, so even run on a main thread a long PDF holds it one page at a time.
+ * After this many searchable scans in a row, the document is one: the rest of its pages are not looked
+ * at for pictures (decoding a scan takes pdf.js a quarter of a second, and would find nothing to read).
  */
-export const parsePdf: FormatParser = async ({ data }) => {
+const SEARCHABLE_SCANS_IN_A_ROW = 3;
+
+/**
+ * PDF text with pdf.js (pdf-open.ts), laid out as pdf-layout.ts says (paragraphs apart, running headers
+ * and footers dropped); asked to (`pdfPictures`), the pictures on its pages too (pdf-pictures.ts). It
+ * runs in a parser thread (pool.ts); pages are read one at a time with a turn of the loop between them
+ * all the same, so even run on a main thread a long PDF holds it one page at a time.
+ */
+export const parsePdf: FormatParser = async ({ data, pdfPictures }) => {
   // pdf.js takes the bytes over (it detaches a buffer they fill, and copies a part of a larger one):
-  // the parse owns them here, so they are not copied once more (pdf.js wants a plain Uint8Array view).
+  // the parse owns them here, so they are not copied once more.
   const bytes = data.byteLength;
-  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
-  try {
-    pdf = await getDocumentProxy(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), {
-      isEvalSupported: false,
-      disableFontFace: true,
-      useSystemFonts: false,
-      stopAtErrors: false,
-      verbosity: 0,
-    });
-  } catch (err) {
-    const name = err instanceof Error ? err.name : '';
-    if (name === 'PasswordException') throw unreadable('encrypted PDF (password required)', err);
-    throw unreadable(`not a readable PDF (${err instanceof Error ? err.message : String(err)})`, err);
-  }
+  const pdf = await openPdf(data);
   try {
     const read: { lines: PdfLine[]; height: number }[] = [];
+    const pictures: PdfPicture[] = [];
+    const seen = new Set<string>();
+    let scansInARow = 0;
     for (let n = 1; n <= pdf.numPages; n++) {
       const page = await pdf.getPage(n);
       const content = await page.getTextContent();
       const [, bottom = 0, , top = 0] = page.view;
       const lines = pdfLines(content.items.flatMap((item) => ('str' in item ? [item] : [])));
       read.push({ lines: lines.map((l) => ({ ...l, y: l.y - bottom })), height: top - bottom });
+      // A page without text is read whole by OCR: its pictures need not be found (nor decoded).
+      const chars = lines.reduce((sum, line) => sum + line.text.trim().length, 0);
+      if (pdfPictures && chars > 0 && scansInARow < SEARCHABLE_SCANS_IN_A_ROW) {
+        const found = await picturesOnPage(page, n, seen);
+        pictures.push(...found);
+        scansInARow = pageKind(chars, pictureCover(found, n)) === 'searchable scan' ? scansInARow + 1 : 0;
+      }
       page.cleanup();
       await yieldToLoop();
     }
@@ -51,6 +54,7 @@ export const parsePdf: FormatParser = async ({ data }) => {
     return {
       text: pages.join('\n\n'),
       pages,
+      ...(pictures.length > 0 ? { pictures } : {}),
       metadata: { ...(title ? { title } : {}), pages: pdf.numPages, bytes },
     };
   } finally {

@@ -12,6 +12,10 @@ import type { ZipArchive } from './zip';
 const MIN_PICTURE_SIDE = 100;
 const MIN_PICTURE_PIXELS = 40_000;
 
+/** Whether a picture of this size in pixels is worth an OCR call: neither an icon nor a bullet. */
+export const worthReading = (width: number, height: number) =>
+  Math.min(width, height) >= MIN_PICTURE_SIDE && width * height >= MIN_PICTURE_PIXELS;
+
 /** A part name from a reference in `from`: relative to its folder, or from the package root (`/…`). */
 export const partOf = (from: string, target: string) =>
   target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join(posix.dirname(from), target));
@@ -56,8 +60,7 @@ export async function readablePictures(
     seen.add(ref.part);
     const data = await read(ref.part);
     const size = data && readableSize(data);
-    if (!size || Math.min(size.width, size.height) < MIN_PICTURE_SIDE) continue;
-    if (size.width * size.height < MIN_PICTURE_PIXELS) continue;
+    if (!size || !worthReading(size.width, size.height)) continue;
     found.push(ref.slide === undefined ? { part: ref.part } : { part: ref.part, slide: ref.slide });
   }
   return found;

@@ -57,15 +57,41 @@ export interface DocumentMetadata {
   warnings?: string[];
 }
 
-/** A picture inside a document (a scan pasted into Word, a screenshot on a slide), for the OCR model. */
-export interface DocumentPicture {
-  /** Its part in the document's archive (`word/media/image1.png`). */
-  part: string;
-  /** PPTX and ODP: the slide (1-based) it is on first. */
-  slide?: number;
+/** Where a picture is shown on a PDF page: fractions of the page as shown (rotation applied), from its top left. */
+export interface PageBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * A picture inside a document (a scan pasted into Word, a screenshot on a slide or on a PDF page), for
+ * the OCR model: a part of an Office or OpenDocument archive, or a place on a PDF page.
+ */
+export type DocumentPicture = {
   /** What the OCR model read (set by ingestion, not by parsing). */
   text?: string;
-}
+} & (
+  | {
+      /** Its part in the document's archive (`word/media/image1.png`). */
+      part: string;
+      /** PPTX and ODP: the slide (1-based) it is on first. */
+      slide?: number;
+      page?: never;
+      box?: never;
+      pixels?: never;
+    }
+  | {
+      /** PDF: the page (1-based) it is shown on. */
+      page: number;
+      box: PageBox;
+      /** Its own size in pixels (a screenshot's, a scan's). */
+      pixels: { width: number; height: number };
+      part?: never;
+      slide?: never;
+    }
+);
 
 export interface ParsedDocument {
   type: DocumentType;
@@ -76,8 +102,8 @@ export interface ParsedDocument {
   /** PDF or image: the pages (1-based) whose text an OCR model read (set by ingestion, not by parsing). */
   ocrPages?: number[];
   /**
-   * DOCX, PPTX, ODT and ODP: the pictures worth reading (neither icons nor drawings), in document order;
-   * the collection's OCR model reads them when it has one.
+   * DOCX, PPTX, ODT and ODP (and a PDF's, when parsing was asked to find them): the pictures worth
+   * reading (neither icons nor drawings), in document order; the collection's OCR model reads them.
    */
   pictures?: DocumentPicture[];
   /** XLSX and ODS: the text of each sheet that holds data, in workbook order. */
@@ -95,6 +121,8 @@ export interface ParseContext {
   data: Uint8Array;
   filename: string;
   limits: ParseLimits;
+  /** Find the pictures on a PDF's pages too (it decodes them: asked for when an OCR model will read them). */
+  pdfPictures?: boolean;
   /** Parses a file found inside this one (an email's attachment); absent where nesting stops. */
   parseInner?: (data: Uint8Array, filename: string, mimeType: string) => Promise<ParsedDocument>;
 }

@@ -27,6 +27,7 @@ export function toRagDocument(row: DocumentRow): RagDocument {
     chunk_count: row.chunkCount,
     chunks_skipped: row.chunksSkipped,
     ocr_pages: row.ocrPages,
+    ocr_pictures: row.ocrPictures,
     error: row.error,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

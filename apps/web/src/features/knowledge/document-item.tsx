@@ -65,9 +65,10 @@ export function DocumentItem({
               d.status === 'ready' && d.ocr_pages > 0
                 ? d.type === 'image'
                   ? t('knowledge.documents.imageRead')
-                  : d.type === 'pdf'
-                    ? t('knowledge.documents.ocrPages', { count: d.ocr_pages })
-                    : t('knowledge.documents.ocrPictures', { count: d.ocr_pages })
+                  : t('knowledge.documents.ocrPages', { count: d.ocr_pages })
+                : null,
+              d.status === 'ready' && d.ocr_pictures > 0
+                ? t('knowledge.documents.ocrPictures', { count: d.ocr_pictures })
                 : null,
             ]
               .filter(Boolean)
