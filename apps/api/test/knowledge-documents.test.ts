@@ -139,6 +139,35 @@ describe('documents', () => {
     expect(one.body.document).toMatchObject({ filename: 'b.json', status: 'queued' });
   });
 
+  it("a folder's files keep their path in it: two files of one name in two folders are two documents", async () => {
+    const res = await upload(t.app, token(), collectionId, [
+      { filename: 'policies/2024/leave.txt', content: 'Twenty-five days.' },
+      { filename: 'policies/2023/leave.txt', content: 'Twenty days.' },
+      // Where a client's file was on its disk is not kept, nor ".." and "." segments.
+      { filename: '/home/ana/notes.txt', content: 'Notes.' },
+      { filename: 'C:/Users/ana/memo.txt', content: 'Memo.' },
+      { filename: 'team/../handbook/./intro.txt', content: 'Intro.' },
+    ]);
+    expect(res.status).toBe(202);
+    expect(res.body.documents.map((d: { filename: string }) => d.filename)).toEqual([
+      'policies/2024/leave.txt',
+      'policies/2023/leave.txt',
+      'notes.txt',
+      'memo.txt',
+      'team/handbook/intro.txt',
+    ]);
+    // Stored under the documents' ids, whatever their names.
+    for (const document of res.body.documents as { id: string }[]) {
+      expect((await rowOf(document.id)).storagePath).toMatch(new RegExp(`/${document.id}$`));
+    }
+    const again = await upload(t.app, token(), collectionId, [
+      { filename: 'policies/2024/leave.txt', content: 'Thirty days.' },
+    ]);
+    expect(again.body.documents[0].id).toBe(res.body.documents[0].id);
+    const refused = await upload(t.app, token(), collectionId, [{ filename: '../..', content: 'x' }]);
+    expect(refused).toMatchObject({ status: 422, body: { code: 'invalid_filename' } });
+  });
+
   it('refuses unsupported types (415), a body that is not multipart and an empty upload', async () => {
     const before = files();
     const heic = await upload(t.app, token(), collectionId, [

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
@@ -107,7 +110,7 @@ describe.skipIf(inject('noBrowser'))('knowledge in a browser', () => {
   });
 
   it('uploads a document and follows it to ready', async () => {
-    await page.locator('input[type=file]').setInputFiles({
+    await page.getByLabel('Choose files', { exact: true }).setInputFiles({
       name: 'handbook.md',
       mimeType: 'text/markdown',
       buffer: Buffer.from(HANDBOOK),
@@ -250,11 +253,32 @@ describe.skipIf(inject('noBrowser'))('knowledge in a browser', () => {
     expect(await chunk.textContent()).not.toContain('Home · Shop');
   });
 
+  it('uploads a folder: its documents named by their path in it, its clutter left out, other types counted', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'atelier-folder-'));
+    const write = (path: string, text: string) => {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    };
+    write('policies/2024/leave.md', '# Leave 2024\n\nTwenty-five days of paid leave in 2024.');
+    write('policies/2023/leave.md', '# Leave 2023\n\nTwenty-two days of paid leave in 2023.');
+    write('policies/.DS_Store', 'Finder bookkeeping');
+    write('policies/setup.exe', 'MZ');
+    await page.getByRole('tab', { name: 'Documents' }).click();
+    await page.getByLabel('Choose a folder', { exact: true }).setInputFiles(join(root, 'policies'));
+    await page.getByText('1 file of the folder was left out: Atelier does not read its type.').waitFor();
+    for (const name of ['policies/2024/leave.md', 'policies/2023/leave.md']) {
+      const row = page.getByTestId('document-row').filter({ hasText: name });
+      await row.and(page.locator('[data-status=ready]')).waitFor({ timeout: 60_000 });
+    }
+    await shot(page, 'knowledge-folder');
+    rmSync(root, { recursive: true, force: true });
+  });
+
   it('lists the collection with its counts, and no page error happened', async () => {
     await page.goto(`${webUrl}/knowledges`);
     const card = page.getByTestId('collection-card').filter({ hasText: COLLECTION });
     await card.waitFor();
-    expect(await card.textContent()).toMatch(/Documents\s*2/);
+    expect(await card.textContent()).toMatch(/Documents\s*4/);
     await shot(page, 'knowledge-collections');
     expect(errors).toEqual([]);
   });

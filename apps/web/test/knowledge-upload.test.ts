@@ -4,9 +4,12 @@ import { formatBytes, formatScore } from '../src/features/knowledge/format';
 import { isIngesting } from '../src/features/knowledge/queries';
 import { settingsBody, validateSettingsForm } from '../src/features/knowledge/settings-form';
 import { toolItemsFor, toolTypeOfNode } from '../src/features/knowledge/tool-pickers';
+import { filesOfEntries, type DroppedEntry } from '../src/features/knowledge/dropped-files';
 import {
+  asItem,
   checkFiles,
   fractionOf,
+  isClutter,
   perFileProgress,
   sendFiles,
   uploadAll,
@@ -15,15 +18,17 @@ import {
   type XhrLike,
 } from '../src/features/knowledge/upload';
 
-/** A scripted XMLHttpRequest: reports progress, then answers each send with the next status and body. */
-function fakeXhr(answers: { status: number; body: unknown }[]) {
+/** A scripted XMLHttpRequest: reports progress, then answers each send with the next status, body and headers. */
+function fakeXhr(answers: { status: number; body: unknown; headers?: Record<string, string> }[]) {
   const sent: { url: string; headers: Record<string, string>; form: FormData }[] = [];
   const factory = (): XhrLike => {
+    let answered: Record<string, string> = {};
     const xhr: XhrLike & { url: string; headers: Record<string, string> } = {
       url: '',
       headers: {},
       status: 0,
       responseText: '',
+      getResponseHeader: (name) => answered[name.toLowerCase()] ?? null,
       upload: { onprogress: null },
       onload: null,
       onerror: null,
@@ -43,6 +48,7 @@ function fakeXhr(answers: { status: number; body: unknown }[]) {
           xhr.upload.onprogress?.({ loaded: 100, total: 100 });
           xhr.status = answer.status;
           xhr.responseText = JSON.stringify(answer.body);
+          answered = answer.headers ?? {};
           xhr.onload?.();
         });
       },
@@ -53,6 +59,7 @@ function fakeXhr(answers: { status: number; body: unknown }[]) {
 }
 
 const file = (name: string, size = 10) => new File(['x'.repeat(size)], name, { type: 'text/plain' });
+const item = (name: string, size = 10) => asItem(file(name, size));
 const doc = (status: RagDocument['status']) => ({ status }) as RagDocument;
 
 beforeEach(() => useUploads.setState({ uploads: [] }));
@@ -61,20 +68,22 @@ describe('upload', () => {
   it('refuses files of other types (an old format saying what to save it as) and files over 100 MB; takes .doc and .msg', () => {
     const big = file('big.pdf');
     Object.defineProperty(big, 'size', { value: 101 * 1024 * 1024 });
-    const { accepted, rejected } = checkFiles([
-      file('a.PDF'),
-      file('b.md'),
-      file('c.exe'),
-      file('d.tsv'),
-      file('e.xlsx'),
-      file('f.xls'),
-      file('g.doc'),
-      file('h.msg'),
-      file('i.PPT'),
-      big,
-    ]);
+    const { accepted, rejected } = checkFiles(
+      [
+        file('a.PDF'),
+        file('b.md'),
+        file('c.exe'),
+        file('d.tsv'),
+        file('e.xlsx'),
+        file('f.xls'),
+        file('g.doc'),
+        file('h.msg'),
+        file('i.PPT'),
+        big,
+      ].map(asItem),
+    );
     expect(accepted.map((f) => f.name)).toEqual(['a.PDF', 'b.md', 'd.tsv', 'e.xlsx', 'g.doc', 'h.msg']);
-    expect(rejected.map(({ file, ...why }) => [file.name, why])).toEqual([
+    expect(rejected.map(({ file: _file, name, ...why }) => [name, why])).toEqual([
       ['c.exe', { reason: 'type' }],
       ['f.xls', { reason: 'type', saveAs: '.xlsx' }],
       ['i.PPT', { reason: 'type', saveAs: '.pptx' }],
@@ -101,7 +110,7 @@ describe('upload', () => {
     const progress: [number, number][] = [];
     const answer = await sendFiles({
       url: 'http://api/rag_collections/c1/documents',
-      files: [file('notes.txt'), file('more.md')],
+      files: [item('notes.txt'), { file: file('leave.pdf'), name: 'policies/2024/leave.pdf' }],
       token: 'tok',
       onProgress: (loaded, total) => progress.push([loaded, total]),
       xhr: factory,
@@ -112,7 +121,11 @@ describe('upload', () => {
       [100, 100],
     ]);
     expect(sent[0]!.headers.authorization).toBe('Bearer tok');
-    expect((sent[0]!.form.getAll('file') as File[]).map((f) => f.name)).toEqual(['notes.txt', 'more.md']);
+    // Each part named as its document will be: a folder's file by its path in it.
+    expect((sent[0]!.form.getAll('file') as File[]).map((f) => f.name)).toEqual([
+      'notes.txt',
+      'policies/2024/leave.pdf',
+    ]);
   });
 
   it('a 401 refreshes the session once and sends again with the new token', async () => {
@@ -127,7 +140,7 @@ describe('upload', () => {
     const docs = await uploadFiles(
       { baseUrl: 'http://api', token: () => token, refresh, xhr: factory },
       'c 1',
-      [file('a.txt')],
+      [item('a.txt')],
       () => {},
     );
     expect(docs).toEqual([{ id: 'd1' }]);
@@ -142,7 +155,7 @@ describe('upload', () => {
       uploadFiles(
         { baseUrl: 'http://api', token: () => 't', refresh: async () => {}, xhr: factory },
         'c1',
-        [file('a.txt')],
+        [item('a.txt')],
         () => {},
       ),
     ).rejects.toThrow('File too large');
@@ -154,7 +167,7 @@ describe('upload', () => {
       { status: 400, body: { detail: 'Unsupported file', code: 'bad' } },
     ]);
     const onDone = vi.fn();
-    const files = Array.from({ length: 21 }, (_, i) => file(`f${i}.txt`));
+    const files = Array.from({ length: 21 }, (_, i) => item(`f${i}.txt`));
     await uploadAll(
       { baseUrl: 'http://api', token: () => 't', refresh: async () => {}, xhr: factory },
       'c1',
@@ -167,6 +180,89 @@ describe('upload', () => {
     expect(uploads.slice(0, 20).every((u) => u.status === 'done' && u.progress === 1)).toBe(true);
     expect(uploads[20]).toMatchObject({ name: 'f20.txt', status: 'failed', error: 'Unsupported file' });
     expect(onDone).toHaveBeenCalledOnce();
+  });
+
+  it('a request turned away by the rate limit waits as the API says and is sent again', async () => {
+    const limited = { status: 429, body: { detail: 'Too many requests.' }, headers: { 'retry-after': '7' } };
+    const { factory, sent } = fakeXhr([
+      limited,
+      { status: 202, body: { documents: [] } },
+      ...Array.from({ length: 11 }, () => limited),
+    ]);
+    const deps = { baseUrl: 'http://api', token: () => 't', refresh: async () => {}, xhr: factory };
+    const waited: number[] = [];
+    const states: string[] = [];
+    const wait = async (seconds: number) => {
+      waited.push(seconds);
+      states.push(useUploads.getState().uploads[0]!.status);
+    };
+    await uploadAll(deps, 'c1', [item('a.txt')], () => {}, wait);
+    expect(waited).toEqual([7]);
+    expect(states).toEqual(['waiting']);
+    expect(sent).toHaveLength(2);
+    expect(useUploads.getState().uploads[0]).toMatchObject({ status: 'done' });
+    // Turned away again and again, it fails after ten waits.
+    useUploads.setState({ uploads: [] });
+    await uploadAll(deps, 'c1', [item('b.txt')], () => {}, wait);
+    expect(waited).toHaveLength(11);
+    expect(useUploads.getState().uploads[0]).toMatchObject({ status: 'failed', error: 'Too many requests.' });
+  });
+
+  it("a folder's files are named by their path in it; its clutter is told apart", () => {
+    const picked = new File(['x'], 'leave.pdf');
+    Object.defineProperty(picked, 'webkitRelativePath', { value: 'policies/2024/leave.pdf' });
+    expect(asItem(picked).name).toBe('policies/2024/leave.pdf');
+    expect(asItem(file('alone.pdf')).name).toBe('alone.pdf');
+    for (const name of [
+      'docs/.DS_Store',
+      'docs/.git/config',
+      '__MACOSX/docs/a.pdf',
+      'docs/Thumbs.db',
+      'desktop.ini',
+    ])
+      expect(isClutter(name), name).toBe(true);
+    expect(isClutter('docs/2024/report.v2.pdf')).toBe(false);
+  });
+
+  it('a dropped folder is walked through its subfolders, entries read until the reader has no more', async () => {
+    const fileEntry = (path: string): DroppedEntry => ({
+      isFile: true,
+      isDirectory: false,
+      name: path.split('/').pop()!,
+      fullPath: path,
+      file: (ok) => ok(file(path.split('/').pop()!)),
+    });
+    const folder = (path: string, ...batches: DroppedEntry[][]): DroppedEntry => ({
+      isFile: false,
+      isDirectory: true,
+      name: path.split('/').pop()!,
+      fullPath: path,
+      createReader: () => {
+        const left = [...batches];
+        return { readEntries: (ok) => ok(left.shift() ?? []) };
+      },
+    });
+    const tree = folder(
+      '/policies',
+      [
+        fileEntry('/policies/handbook.pdf'),
+        folder('/policies/2024', [fileEntry('/policies/2024/leave.pdf')]),
+      ],
+      [fileEntry('/policies/.DS_Store')],
+    );
+    const dropped = await filesOfEntries([tree, fileEntry('/notes.txt')]);
+    expect(dropped).toMatchObject({ fromFolder: true, tooMany: false });
+    expect(dropped.items.map((i) => [i.name, i.file.name])).toEqual([
+      ['policies/handbook.pdf', 'handbook.pdf'],
+      ['policies/2024/leave.pdf', 'leave.pdf'],
+      ['policies/.DS_Store', '.DS_Store'],
+      ['notes.txt', 'notes.txt'],
+    ]);
+    // A folder of more than 500 files is not walked to its end.
+    const many = Array.from({ length: 600 }, (_, i) => fileEntry(`/big/f${i}.txt`));
+    const big = await filesOfEntries([folder('/big', many.slice(0, 300), many.slice(300))]);
+    expect(big).toMatchObject({ tooMany: true });
+    expect(big.items).toHaveLength(500);
   });
 
   it('the documents list is polled while one is queued or processing', () => {

@@ -41,12 +41,13 @@ export function corsOptionsFor(app: FastifyInstance) {
   // A page may read each answer's request id (to quote it in a bug report).
   return async (request: FastifyRequest): Promise<FastifyCorsOptions> => {
     if (!embedTokenInUrl(request.url)) {
-      // The web app names a log export's download after the server's file name.
+      // The web app names a log export's download after the server's file name, and waits as a
+      // 429's Retry-After says before sending an upload again.
       return {
         ...common,
         origin: app.config.webOrigins,
         credentials: true,
-        exposedHeaders: ['content-disposition', REQUEST_ID_HEADER],
+        exposedHeaders: ['content-disposition', 'retry-after', REQUEST_ID_HEADER],
       };
     }
     const found = await embedOf(app, request);

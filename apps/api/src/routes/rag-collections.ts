@@ -41,7 +41,8 @@ const ragCollectionsRoutes: FastifyPluginAsyncZod = async (app) => {
   const knowledge = app.services.knowledge;
   const { collections, documents } = knowledge;
   // Only these routes read multipart bodies (registered in this plugin's scope).
-  await app.register(multipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
+  // preservePath: a file of an uploaded folder keeps its path in the folder (upload-files.ts names it).
+  await app.register(multipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true, preservePath: true });
 
   for (const url of ['/rag_collections_all', '/rag_collections_with_partial_server']) {
     app.get(
@@ -149,7 +150,7 @@ const ragCollectionsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          'Upload documents (multipart/form-data, "file" parts: up to 20 files of up to 100 MB, streamed to disk) and queue their ingestion; the same filename again replaces the document',
+          'Upload documents (multipart/form-data, "file" parts: up to 20 files of up to 100 MB, streamed to disk) and queue their ingestion; a file of a folder may be named by its path in the folder (policies/2024/leave.pdf); the same name again replaces the document',
         consumes: ['multipart/form-data'],
         params: idParams,
         response: { 202: ragDocumentsAnswer, ...errorAnswers(...AUTHED, 404, 409, 413, 415, 429) },

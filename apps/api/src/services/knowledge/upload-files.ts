@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
+import { extname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { privateDir, PRIVATE_FILE_MODE } from '@atelier/db';
@@ -27,10 +27,22 @@ export interface StagedFile {
 
 const MAX_FILENAME = 255;
 
-/** The file's own name (no directories), checked. */
+/**
+ * The document's name, checked: the file's own name, or its path inside a folder that was uploaded
+ * (`policies/2024/leave.pdf`, as a browser gives the files of a picked or dropped folder), so that two
+ * files of one name in two folders are two documents. An absolute path (a client sending where the file
+ * was on its disk) keeps only the file's name; empty, `.` and `..` segments are dropped. The name is
+ * never a path on the server: an upload is stored under its document's id.
+ */
 function cleanFilename(raw: string): string {
-  const name = basename(raw.replace(/\\/g, '/')).trim();
-  if (!name || name === '.' || name === '..' || name.length > MAX_FILENAME || name.includes('\u0000')) {
+  const path = raw.replace(/\\/g, '/').trim();
+  const segments = path
+    .split('/')
+    .map((segment) => segment.trim())
+    .filter((segment) => segment !== '' && segment !== '.' && segment !== '..');
+  const absolute = path.startsWith('/') || /^[a-z]:\//i.test(path);
+  const name = absolute ? (segments.at(-1) ?? '') : segments.join('/');
+  if (!name || name.length > MAX_FILENAME || [...name].some((c) => c.charCodeAt(0) < 0x20)) {
     throw new AppError(422, 'invalid_filename', `Each file needs a name of 1 to ${MAX_FILENAME} characters.`);
   }
   return name;

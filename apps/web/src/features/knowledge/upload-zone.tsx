@@ -1,6 +1,6 @@
 import { KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
-import { Globe, Upload, X } from 'lucide-react';
-import { useId, useRef, useState, type DragEvent } from 'react';
+import { Files, FolderUp, Globe, Upload, X } from 'lucide-react';
+import { useCallback, useId, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { api, apiUrl, tokens } from '@/lib/api';
@@ -8,13 +8,23 @@ import { cn } from '@/lib/utils';
 import { toast } from '@/stores/toasts';
 import { formatBytes } from './format';
 import { ProgressBar } from './progress-bar';
-import { ACCEPTED_EXTENSIONS, checkFiles, uploadAll, useUploads, type UploadDeps } from './upload';
+import { droppedFiles, type Dropped } from './dropped-files';
+import {
+  ACCEPTED_EXTENSIONS,
+  asItem,
+  checkFiles,
+  isClutter,
+  MAX_FOLDER_FILES,
+  uploadAll,
+  useUploads,
+  type UploadDeps,
+} from './upload';
 
 const deps: UploadDeps = { baseUrl: apiUrl, token: () => tokens.access(), refresh: () => api.refresh() };
 
 /**
- * Drop files or pick them; each shows the bytes sent until the API has queued it. `onAddFromWeb` opens
- * the web pages dialog.
+ * Drop files or folders, or pick them; each file shows the bytes sent until the API has queued it. A
+ * folder's files are named by their path in it. `onAddFromWeb` opens the web pages dialog.
  */
 export function UploadZone({
   collectionId,
@@ -28,16 +38,31 @@ export function UploadZone({
   const { t } = useTranslation();
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement | null>(null);
+  // A folder is picked with the non-standard (but universal) `webkitdirectory` attribute React does not type.
+  const folderField = useCallback((field: HTMLInputElement | null) => {
+    field?.setAttribute('webkitdirectory', '');
+    folderInput.current = field;
+  }, []);
   const [over, setOver] = useState(false);
   const uploads = useUploads((s) => s.uploads).filter((u) => u.collectionId === collectionId);
   const dismiss = useUploads((s) => s.dismiss);
 
-  function take(list: FileList | null) {
-    const files = Array.from(list ?? []);
-    if (files.length === 0) return;
-    const { accepted, rejected } = checkFiles(files);
+  /** Sends what was picked or dropped; a folder's clutter is left out and its refusals counted in one message. */
+  function take({ items, fromFolder, tooMany }: Dropped) {
+    for (const field of [input.current, folderInput.current]) if (field) field.value = '';
+    if (tooMany) {
+      toast.error(t('knowledge.upload.tooMany', { max: MAX_FOLDER_FILES }));
+      return;
+    }
+    const { accepted, rejected } = checkFiles(fromFolder ? items.filter((i) => !isClutter(i.name)) : items);
+    // A folder's files of other types are counted in one message; a file picked alone is named.
+    const counted = (r: (typeof rejected)[number]) => fromFolder && r.reason === 'type';
+    const skipped = rejected.filter(counted).length;
+    if (skipped > 0) toast.error(t('knowledge.upload.folderSkipped', { count: skipped }));
     for (const rejection of rejected) {
-      const name = rejection.file.name;
+      if (counted(rejection)) continue;
+      const name = rejection.name;
       toast.error(
         rejection.reason === 'size'
           ? t('knowledge.upload.tooLarge', { name, max: formatBytes(KNOWLEDGE_LIMITS.maxDocumentBytes) })
@@ -46,14 +71,22 @@ export function UploadZone({
             : t('knowledge.upload.badType', { name }),
       );
     }
+    if (fromFolder && accepted.length === 0 && rejected.length === 0)
+      toast.error(t('knowledge.upload.folderEmpty'));
     if (accepted.length > 0) void uploadAll(deps, collectionId, accepted, onUploaded);
-    if (input.current) input.current.value = '';
+  }
+
+  /** Picked files, or a picked folder's (named by their path in it). */
+  function picked(list: FileList | null, fromFolder: boolean) {
+    const files = Array.from(list ?? []);
+    if (files.length === 0) return;
+    take({ items: files.map(asItem), fromFolder, tooMany: files.length > MAX_FOLDER_FILES });
   }
 
   function drop(event: DragEvent) {
     event.preventDefault();
     setOver(false);
-    take(event.dataTransfer.files);
+    void droppedFiles(event.dataTransfer).then(take, () => toast.error(t('knowledge.upload.unreadable')));
   }
 
   return (
@@ -83,12 +116,24 @@ export function UploadZone({
           multiple
           accept={ACCEPTED_EXTENSIONS.join(',')}
           className="sr-only"
-          onChange={(e) => take(e.target.files)}
+          onChange={(e) => picked(e.target.files, false)}
           aria-label={t('knowledge.upload.pick')}
+        />
+        <input
+          ref={folderField}
+          id={`${id}-folder`}
+          type="file"
+          multiple
+          className="sr-only"
+          onChange={(e) => picked(e.target.files, true)}
+          aria-label={t('knowledge.upload.pickFolder')}
         />
         <div className="flex flex-wrap justify-center gap-2">
           <Button variant="outline" onClick={() => input.current?.click()}>
-            {t('knowledge.upload.pick')}
+            <Files /> {t('knowledge.upload.pick')}
+          </Button>
+          <Button variant="outline" onClick={() => folderInput.current?.click()}>
+            <FolderUp /> {t('knowledge.upload.pickFolder')}
           </Button>
           <Button variant="ghost" onClick={onAddFromWeb}>
             <Globe /> {t('knowledge.web.fromWeb')}
@@ -106,9 +151,9 @@ export function UploadZone({
                 <span className="text-xs tabular-nums text-muted-foreground">
                   {u.status === 'uploading'
                     ? `${Math.round(u.progress * 100)}%`
-                    : t(u.status === 'done' ? 'knowledge.upload.sent' : 'knowledge.upload.failed')}
+                    : t(`knowledge.upload.${u.status === 'done' ? 'sent' : u.status}`)}
                 </span>
-                {u.status === 'uploading' ? null : (
+                {u.status === 'uploading' || u.status === 'waiting' ? null : (
                   <Button
                     variant="ghost"
                     size="icon"

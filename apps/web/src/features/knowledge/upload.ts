@@ -5,23 +5,49 @@ import { create } from 'zustand';
 /** The file endings a collection ingests (its document types). */
 export const ACCEPTED_EXTENSIONS = Object.keys(KNOWLEDGE_EXTENSIONS);
 
+/**
+ * A file to send and the name its document gets: its path in a folder that was picked or dropped
+ * (`policies/2024/leave.pdf`), else its own name.
+ */
+export interface UploadItem {
+  file: File;
+  name: string;
+}
+
+/** A picked file as an upload: a picked folder's files carry their path in it (`webkitRelativePath`). */
+export const asItem = (file: File): UploadItem => ({ file, name: file.webkitRelativePath || file.name });
+
+/** The most files one folder may bring at once (a home folder dropped by mistake is not sent). */
+export const MAX_FOLDER_FILES = 500;
+
+/** A folder's files that are nobody's documents: hidden files and folders, macOS and Windows bookkeeping. */
+export function isClutter(name: string): boolean {
+  const segments = name.split('/');
+  const own = segments.at(-1) ?? '';
+  return (
+    segments.some((s) => s.startsWith('.') || s === '__MACOSX') || /^(thumbs\.db|desktop\.ini)$/i.test(own)
+  );
+}
+
 /** Why a file is refused: a type not ingested (`saveAs`: the format to save an old one as first), or its size. */
 export type Rejection = { reason: 'type'; saveAs?: string } | { reason: 'size' };
 
 /** Splits picked or dropped files into those to send and those refused, with why. */
-export function checkFiles(files: readonly File[]): {
-  accepted: File[];
-  rejected: ({ file: File } & Rejection)[];
+export function checkFiles(items: readonly UploadItem[]): {
+  accepted: UploadItem[];
+  rejected: (UploadItem & Rejection)[];
 } {
-  const accepted: File[] = [];
-  const rejected: ({ file: File } & Rejection)[] = [];
-  for (const file of files) {
-    const name = file.name.toLowerCase();
+  const accepted: UploadItem[] = [];
+  const rejected: (UploadItem & Rejection)[] = [];
+  for (const item of items) {
+    const name = item.name.toLowerCase();
     const legacy = Object.entries(LEGACY_FORMATS).find(([ext]) => name.endsWith(ext))?.[1];
     if (!ACCEPTED_EXTENSIONS.some((ext) => name.endsWith(ext)))
-      rejected.push(legacy ? { file, reason: 'type', saveAs: legacy.saveAs } : { file, reason: 'type' });
-    else if (file.size > KNOWLEDGE_LIMITS.maxDocumentBytes) rejected.push({ file, reason: 'size' });
-    else accepted.push(file);
+      rejected.push(
+        legacy ? { ...item, reason: 'type', saveAs: legacy.saveAs } : { ...item, reason: 'type' },
+      );
+    else if (item.file.size > KNOWLEDGE_LIMITS.maxDocumentBytes) rejected.push({ ...item, reason: 'size' });
+    else accepted.push(item);
   }
   return { accepted, rejected };
 }
@@ -33,6 +59,8 @@ export const fractionOf = (loaded: number, total: number) =>
 export interface UploadAnswer {
   status: number;
   body: unknown;
+  /** A 429's `Retry-After`, in seconds. */
+  retryAfter?: number;
 }
 
 export interface XhrLike {
@@ -42,6 +70,7 @@ export interface XhrLike {
   abort(): void;
   status: number;
   responseText: string;
+  getResponseHeader(name: string): string | null;
   upload: { onprogress: ((event: { loaded: number; total: number }) => void) | null };
   onload: (() => void) | null;
   onerror: (() => void) | null;
@@ -63,10 +92,13 @@ export function perFileProgress(sizes: readonly number[], loaded: number, total:
   });
 }
 
-/** One multipart POST (one `file` part per file) through XMLHttpRequest, so that the bytes sent can be shown. */
+/**
+ * One multipart POST (one `file` part per file, named as its document will be) through XMLHttpRequest,
+ * so that the bytes sent can be shown.
+ */
 export function sendFiles(options: {
   url: string;
-  files: readonly File[];
+  files: readonly UploadItem[];
   token: string | null;
   onProgress(loaded: number, total: number): void;
   xhr?: () => XhrLike;
@@ -83,12 +115,13 @@ export function sendFiles(options: {
       } catch {
         body = null;
       }
-      resolve({ status: xhr.status, body });
+      const retryAfter = Number(xhr.getResponseHeader('retry-after'));
+      resolve({ status: xhr.status, body, ...(retryAfter > 0 ? { retryAfter } : {}) });
     };
     xhr.onerror = () => reject(new Error('Failed to communicate with the server'));
     xhr.onabort = () => reject(new DOMException('Aborted', 'AbortError'));
     const form = new FormData();
-    for (const file of options.files) form.append('file', file, file.name);
+    for (const item of options.files) form.append('file', item.file, item.name);
     xhr.send(form);
   });
 }
@@ -101,18 +134,28 @@ export interface UploadDeps {
   xhr?: () => XhrLike;
 }
 
+/** An upload the API turned away for its rate limit: send it again after `seconds`. */
+export class RateLimited extends Error {
+  constructor(
+    readonly seconds: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /**
  * Uploads files to a collection in one request; a 401 refreshes the session once and sends again.
- * Answers the documents the API queued, or throws with the API's detail.
+ * Answers the documents the API queued, or throws with the API's detail (`RateLimited` for a 429).
  */
 export async function uploadFiles(
   deps: UploadDeps,
   collectionId: string,
-  files: readonly File[],
+  files: readonly UploadItem[],
   onProgress: (fractions: number[]) => void,
 ): Promise<RagDocument[]> {
   const url = `${deps.baseUrl}/rag_collections/${encodeURIComponent(collectionId)}/documents`;
-  const sizes = files.map((f) => f.size);
+  const sizes = files.map((f) => f.file.size);
   const send = () =>
     sendFiles({
       url,
@@ -129,7 +172,9 @@ export async function uploadFiles(
   }
   if (answer.status < 200 || answer.status >= 300) {
     const detail = (answer.body as { detail?: unknown } | null)?.detail;
-    throw new Error(typeof detail === 'string' ? detail : `Upload failed (${answer.status})`);
+    const message = typeof detail === 'string' ? detail : `Upload failed (${answer.status})`;
+    if (answer.status === 429) throw new RateLimited(answer.retryAfter ?? DEFAULT_WAIT_SECONDS, message);
+    throw new Error(message);
   }
   return (answer.body as { documents?: RagDocument[] } | null)?.documents ?? [];
 }
@@ -141,7 +186,8 @@ export interface UploadEntry {
   size: number;
   /** 0 to 1 of the bytes sent. */
   progress: number;
-  status: 'uploading' | 'done' | 'failed';
+  /** `waiting`: turned away by the API's rate limit, sent again in a moment. */
+  status: 'uploading' | 'waiting' | 'done' | 'failed';
   error: string | null;
 }
 
@@ -149,6 +195,7 @@ interface UploadState {
   uploads: UploadEntry[];
   start(entry: Omit<UploadEntry, 'progress' | 'status' | 'error'>): void;
   progress(key: string, fraction: number): void;
+  wait(key: string): void;
   finish(key: string, error?: string): void;
   dismiss(key: string): void;
 }
@@ -159,7 +206,15 @@ export const useUploads = create<UploadState>()((set, get) => ({
   start: (entry) =>
     set({ uploads: [...get().uploads, { ...entry, progress: 0, status: 'uploading', error: null }] }),
   progress: (key, fraction) =>
-    set({ uploads: get().uploads.map((u) => (u.key === key ? { ...u, progress: fraction } : u)) }),
+    set({
+      uploads: get().uploads.map((u) =>
+        u.key === key ? { ...u, progress: fraction, status: 'uploading' } : u,
+      ),
+    }),
+  wait: (key) =>
+    set({
+      uploads: get().uploads.map((u) => (u.key === key ? { ...u, progress: 0, status: 'waiting' } : u)),
+    }),
   finish: (key, error) =>
     set({
       uploads: get().uploads.map((u) =>
@@ -178,40 +233,56 @@ export const useUploads = create<UploadState>()((set, get) => ({
 
 let counter = 0;
 const DONE_LINGER_MS = 2500;
+/** A 429 without `Retry-After` is sent again after this long. */
+const DEFAULT_WAIT_SECONDS = 10;
+/** A request turned away by the rate limit more often than this fails. */
+const MAX_WAITS = 10;
+
+const pause = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 
 /**
  * Sends files in requests of up to 20 (the API's limit; one request each, so a large drop stays within the
- * per-user rate limit), one after the other, tracking each file in the upload store; calls onDone after
- * each request that succeeded.
+ * per-user rate limit), one after the other, tracking each file in the upload store; a request the rate
+ * limit turns away waits as the API says and is sent again (a folder of hundreds of files gets through).
+ * Calls onDone after each request that succeeded.
  */
 export async function uploadAll(
   deps: UploadDeps,
   collectionId: string,
-  files: readonly File[],
+  files: readonly UploadItem[],
   onDone: () => void,
+  wait: (seconds: number) => Promise<unknown> = pause,
 ): Promise<void> {
-  const entries = files.map((file) => ({ file, key: `u${++counter}` }));
-  for (const { file, key } of entries) {
-    useUploads.getState().start({ key, collectionId, name: file.name, size: file.size });
+  const entries = files.map((item) => ({ item, key: `u${++counter}` }));
+  for (const { item, key } of entries) {
+    useUploads.getState().start({ key, collectionId, name: item.name, size: item.file.size });
   }
+  const store = () => useUploads.getState();
   for (let i = 0; i < entries.length; i += KNOWLEDGE_LIMITS.maxFilesPerUpload) {
     const batch = entries.slice(i, i + KNOWLEDGE_LIMITS.maxFilesPerUpload);
-    const store = () => useUploads.getState();
-    try {
-      await uploadFiles(
-        deps,
-        collectionId,
-        batch.map((e) => e.file),
-        (fractions) => batch.forEach((e, j) => store().progress(e.key, fractions[j] ?? 0)),
-      );
-      for (const { key } of batch) {
-        store().finish(key);
-        // The documents list shows it from now on.
-        setTimeout(() => store().dismiss(key), DONE_LINGER_MS);
+    for (let waits = 0; ; waits++) {
+      try {
+        await uploadFiles(
+          deps,
+          collectionId,
+          batch.map((e) => e.item),
+          (fractions) => batch.forEach((e, j) => store().progress(e.key, fractions[j] ?? 0)),
+        );
+        for (const { key } of batch) {
+          store().finish(key);
+          // The documents list shows it from now on.
+          setTimeout(() => store().dismiss(key), DONE_LINGER_MS);
+        }
+        onDone();
+      } catch (error) {
+        if (error instanceof RateLimited && waits < MAX_WAITS) {
+          for (const { key } of batch) store().wait(key);
+          await wait(error.seconds);
+          continue;
+        }
+        for (const { key } of batch) store().finish(key, (error as Error).message || 'Unknown error');
       }
-      onDone();
-    } catch (error) {
-      for (const { key } of batch) store().finish(key, (error as Error).message || 'Unknown error');
+      break;
     }
   }
 }
