@@ -203,6 +203,78 @@ describe('answers from uploaded documents', () => {
     expect(deltas.map((d) => d.content ?? '').join('')).toBe(completion.body.choices[0].message.content);
   });
 
+  it('a follow-up question is searched with the questions before it, and alone', async () => {
+    // One passage a search: what each search finds is what the chatbot is given.
+    const faq = await call(t.app, 'POST', '/rag_collections', {
+      token: token(),
+      body: {
+        workspace_id: ws,
+        name: 'FAQ',
+        embeddings_model_id: (
+          await call(t.app, 'GET', `/rag_collections/${collectionId}`, { token: token() })
+        ).body.rag_collection.embeddings_model_id,
+        top_k: 1,
+      },
+    });
+    expect(faq.status).toBe(201);
+    const faqId = faq.body.id as string;
+    await upload(t.app, token(), faqId, [
+      { filename: 'refunds.md', content: REFUNDS, mimeType: 'text/markdown' },
+      { filename: 'shipping.txt', content: SHIPPING },
+    ]);
+    await expect
+      .poll(
+        async () =>
+          (await call(t.app, 'GET', `/rag_collections/${faqId}/documents`, { token: token() })).body.documents
+            .map((d: { status: string }) => d.status)
+            .join(),
+        { timeout: 60_000 },
+      )
+      .toBe('ready,ready');
+    const first = 'When do orders ship from the roastery in Lyon?';
+    const followUp = 'Within how many days?';
+    // Alone, the follow-up finds the refund delay: it names nothing of shipping.
+    const alone = await call(t.app, 'POST', `/rag_collections/${faqId}/query`, {
+      token: token(),
+      body: { query: followUp },
+    });
+    expect(alone.body.documents.map((d: { source: { filename: string } }) => d.source.filename)).toEqual([
+      'refunds.md',
+    ]);
+
+    const { modelId } = await fakeModel(t.app, org, ws, fake.url, { name: 'gpt-4o-mini' });
+    const botId = (
+      await call(t.app, 'POST', '/chatbots', {
+        token: token(),
+        body: { workspace_id: ws, name: 'Coffee FAQ', type: 'simple' },
+      })
+    ).body.id as string;
+    await call(t.app, 'PUT', `/chatbots/${botId}/simple/config`, {
+      token: token(),
+      body: { instruction: 'Answer from the context.', model_id: modelId, knowledge_collection_ids: [faqId] },
+    });
+    await call(t.app, 'POST', `/chatbots/${botId}/publish`, { token: token() });
+    const key = await call(t.app, 'POST', `/chatbots/${botId}/api_keys`, {
+      token: token(),
+      body: { name: 'F' },
+    });
+    const completion = await call(t.app, 'POST', '/v1/chat/completions', {
+      token: key.body.key as string,
+      body: {
+        model: botId,
+        messages: [
+          { role: 'user', content: first },
+          { role: 'assistant', content: 'Every Tuesday and Thursday.' },
+          { role: 'user', content: followUp },
+        ],
+      },
+    });
+    expect(completion.status).toBe(200);
+    // Searched with the first question, it finds the shipping passage first; alone, the refund delay.
+    const citations = completion.body.choices[0].message.context.citations as { title: string }[];
+    expect(citations.map((c) => c.title)).toEqual(['shipping.txt', 'refunds.md']);
+  });
+
   it('an OpenAI client of a chatbot without knowledge gets no context', async () => {
     const { modelId } = await fakeModel(t.app, org, ws, fake.url, { name: 'gpt-4o-mini' });
     const botId = (

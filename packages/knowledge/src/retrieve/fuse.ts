@@ -7,9 +7,12 @@ export const RRF_K = 60;
  * Reciprocal rank fusion of ranked lists (best first): each chunk scores the sum of 1 / (k + rank) over
  * the lists it is in, normalised so that first in every list is 1. Ties keep the first list's order.
  */
-export function reciprocalRankFusion(lists: readonly (readonly ScoredChunk[])[], k = RRF_K): ScoredChunk[] {
+export function reciprocalRankFusion<T extends Pick<ScoredChunk, 'id' | 'score'>>(
+  lists: readonly (readonly T[])[],
+  k = RRF_K,
+): T[] {
   const best = lists.length / (k + 1);
-  const fused = new Map<string, { chunk: ScoredChunk; score: number; order: number }>();
+  const fused = new Map<string, { chunk: T; score: number; order: number }>();
   let order = 0;
   for (const list of lists) {
     list.forEach((chunk, rank) => {

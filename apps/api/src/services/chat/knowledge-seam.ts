@@ -1,5 +1,5 @@
 import { ragCollections, type Db } from '@atelier/db';
-import { answerSource, type Knowledge } from '@atelier/knowledge';
+import { answerSource, reciprocalRankFusion, type Knowledge } from '@atelier/knowledge';
 import type { MeterScope } from '@atelier/metering';
 import type { AnswerSource } from '@atelier/schemas';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -16,17 +16,46 @@ export interface KnowledgeRetriever {
     scope: MeterScope;
     collectionIds: string[];
     query: string;
+    /** The user's questions before this one in the conversation, oldest first. */
+    earlier?: readonly string[];
     signal: AbortSignal;
   }): Promise<RetrievedPassage[]>;
 }
 
+/** A passage as a ranked search found it (its id unique across collections). */
+interface Ranked {
+  id: string;
+  score: number;
+  passage: RetrievedPassage;
+}
+
 /** Passages given to the model at most, across all of a chatbot's collections. */
 export const MAX_PASSAGES = 8;
+/** Earlier questions a follow-up is searched with, and the characters kept of each. */
+const EARLIER_QUESTIONS = 2;
+const EARLIER_CHARS = 500;
+
+/**
+ * What a question is searched with: itself and, after earlier questions, itself after the last of them.
+ * A follow-up ("and in 2023?", "how do I ask for it?") names nothing of its subject alone; searched with
+ * the questions before it, it finds their passages. No model call is made to rewrite it (that would
+ * delay every answer); the question alone is still searched, so a change of subject finds its own.
+ */
+export function searchesFor(query: string, earlier: readonly string[] = []): string[] {
+  const before = earlier
+    .map((q) => q.trim().slice(0, EARLIER_CHARS))
+    .filter((q) => q !== '')
+    .slice(-EARLIER_QUESTIONS);
+  return before.length === 0 ? [query] : [query, [...before, query].join('\n')];
+}
 
 /**
  * A chatbot's collections searched for its user's question (each with its own settings: top_k,
- * threshold, hybrid, rerank), the passages merged by score. A collection deleted since the chatbot was
- * saved is skipped; one that fails is reported and skipped: the answer never waits on it.
+ * threshold, hybrid, rerank; a follow-up with the questions before it too, `searchesFor`), the answers
+ * fused by reciprocal rank (as RAG-Fusion does): each search's best passages come first, whatever their
+ * scores, which differ in kind from a collection to another (cosine, reranker, hybrid). A collection
+ * deleted since the chatbot was saved is skipped; one that fails is reported and skipped: the answer
+ * never waits on it.
  */
 export function createKnowledgeRetriever(deps: {
   db: Db;
@@ -34,8 +63,9 @@ export function createKnowledgeRetriever(deps: {
   onError(error: unknown, context: string): void;
 }): KnowledgeRetriever {
   return {
-    async retrieve({ scope, collectionIds, query, signal }) {
+    async retrieve({ scope, collectionIds, query, earlier, signal }) {
       if (collectionIds.length === 0 || !query.trim()) return [];
+      const searches = searchesFor(query, earlier);
       const collections = await deps.db
         .select({ id: ragCollections.id, name: ragCollections.name })
         .from(ragCollections)
@@ -46,25 +76,28 @@ export function createKnowledgeRetriever(deps: {
             eq(ragCollections.workspaceId, scope.workspaceId),
           ),
         );
-      const found = await Promise.all(
-        collections.map(async (collection) => {
-          if (signal.aborted) return [];
-          try {
-            const answer = await deps.knowledge.query(scope, collection.id, { query });
-            return answer.documents.map((d): RetrievedPassage => ({
-              text: d.content,
-              source: answerSource(collection, d),
-            }));
-          } catch (error) {
-            deps.onError(error, `retrieval from collection ${collection.id}`);
-            return [];
-          }
-        }),
+      // One ranked list per collection and search, the search with the earlier questions first.
+      const lists = await Promise.all(
+        collections.flatMap((collection) =>
+          [...searches].reverse().map(async (search): Promise<Ranked[]> => {
+            if (signal.aborted) return [];
+            try {
+              const answer = await deps.knowledge.query(scope, collection.id, { query: search });
+              return answer.documents.map((d) => ({
+                id: `${collection.id}/${d.id}`,
+                score: d.score,
+                passage: { text: d.content, source: answerSource(collection, d) },
+              }));
+            } catch (error) {
+              deps.onError(error, `retrieval from collection ${collection.id}`);
+              return [];
+            }
+          }),
+        ),
       );
-      return found
-        .flat()
-        .sort((a, b) => b.source.score - a.source.score)
-        .slice(0, MAX_PASSAGES);
+      return reciprocalRankFusion(lists)
+        .slice(0, MAX_PASSAGES)
+        .map((ranked) => ranked.passage);
     },
   };
 }

@@ -226,6 +226,7 @@ export function createSimpleChat(deps: SimpleChatDeps) {
           scope,
           collectionIds: bot.knowledgeCollectionIds,
           query: partsText(last.content),
+          earlier: messages.slice(0, -1).flatMap((m) => (m.role === 'user' ? [partsText(m.content)] : [])),
           signal,
         })
         .catch(async (error: unknown) => {
