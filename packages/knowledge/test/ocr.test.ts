@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createCanvas } from '@napi-rs/canvas';
+import CFB from 'cfb';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -347,5 +348,96 @@ describe('pictures on PDF pages read by the collection OCR model', () => {
     const report = await queueDocument(env, plain.id, 'report.pdf', { data: await typed.save() });
     expect(await settled(env, report)).toMatchObject({ status: 'ready', ocrPictures: 0, chunkCount: 1 });
     expect(await logRows(env, env.models.ocr)).toBe(before);
+  });
+});
+
+describe('pictures in emails read by the collection OCR model', () => {
+  /** Base64 in lines of 76, as mail writers wrap it. */
+  const wrapped = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64').replace(/.{76}/g, '$&\r\n');
+  /** A collection's chunks in the document's order, with where each came from. */
+  const chunksOf = async (collectionId: string) =>
+    (await env.knowledge.query(env.scope, collectionId, { query: 'printer error', top_k: 10 })).documents
+      .sort((a, b) => Number(a.metadata.chunk_index) - Number(b.metadata.chunk_index))
+      .map((d) => ({ content: d.content, attachment: d.metadata.attachment, ocr: d.metadata.ocr }));
+
+  it('a screenshot the message shows and a photo attached are read after the message; a logo is not', async () => {
+    const mime = [
+      'From: ana@example.com',
+      'To: help@example.com',
+      'Subject: Printer error',
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/mixed; boundary="mixed"',
+      '',
+      '--mixed',
+      'Content-Type: multipart/related; boundary="related"',
+      '',
+      '--related',
+      'Content-Type: text/html; charset=utf-8',
+      '',
+      '<p>The printer shows this error:</p><img src="cid:shot@example.com"><img src="cid:logo@example.com">',
+      '--related',
+      'Content-Type: image/png',
+      'Content-ID: <shot@example.com>',
+      'Content-Transfer-Encoding: base64',
+      '',
+      wrapped(await picture(400, 300, 'png')),
+      '--related',
+      'Content-Type: image/png',
+      'Content-ID: <logo@example.com>',
+      'Content-Transfer-Encoding: base64',
+      '',
+      wrapped(await picture(120, 40, 'png')),
+      '--related--',
+      '--mixed',
+      'Content-Type: image/jpeg; name="receipt.jpg"',
+      'Content-Disposition: attachment; filename="receipt.jpg"',
+      'Content-Transfer-Encoding: base64',
+      '',
+      wrapped(await picture(600, 400, 'jpeg')),
+      '--mixed--',
+      '',
+    ].join('\r\n');
+    const { id } = await addCollection(env, { ocrModelId: env.models.ocr });
+    const before = await logRows(env, env.models.ocr);
+    const documentId = await queueDocument(env, id, 'printer.eml', { data: Buffer.from(mime) });
+    expect(await settled(env, documentId)).toMatchObject({
+      status: 'ready',
+      type: 'email',
+      ocrPages: 0,
+      ocrPictures: 2,
+      chunkCount: 3,
+    });
+    expect(await logRows(env, env.models.ocr)).toBe(before + 2);
+    expect(await chunksOf(id)).toEqual([
+      {
+        content: expect.stringMatching(/^Subject: Printer error\n[^]*The printer shows this error:$/),
+        attachment: undefined,
+        ocr: undefined,
+      },
+      { content: expect.stringMatching(/\(a 400×300 JPEG\)$/), attachment: undefined, ocr: true },
+      { content: expect.stringMatching(/\(a 600×400 JPEG\)$/), attachment: 'receipt.jpg', ocr: true },
+    ]);
+  });
+
+  it('an Outlook message: the picture its body shows and an attached picture', async () => {
+    // The sample message's inline logo and attached chart, made real pictures of 400 × 300.
+    const container = CFB.read(readFileSync(new URL('./fixtures/sample.msg', import.meta.url)), {
+      type: 'buffer',
+    });
+    const png = Buffer.from(await picture(400, 300, 'png'));
+    for (const n of [1, 2]) {
+      const entry = CFB.find(container, `/__attach_version1.0_#0000000${n}/__substg1.0_37010102`);
+      entry!.content = png;
+      entry!.size = png.length;
+    }
+    const { id } = await addCollection(env, { ocrModelId: env.models.ocr });
+    const data = new Uint8Array(CFB.write(container, { type: 'buffer' }) as Buffer);
+    const documentId = await queueDocument(env, id, 'kickoff.msg', { data });
+    expect(await settled(env, documentId)).toMatchObject({ status: 'ready', ocrPictures: 2 });
+    const read = (await chunksOf(id)).filter((c) => c.ocr);
+    expect(read).toEqual([
+      { content: expect.stringMatching(/\(a 400×300 JPEG\)$/), attachment: undefined, ocr: true },
+      { content: expect.stringMatching(/\(a 400×300 JPEG\)$/), attachment: 'chart.png', ocr: true },
+    ]);
   });
 });

@@ -168,9 +168,19 @@ export async function chunkDocument(
     );
   }
   if (parsed.type === 'email' && parsed.sections && parsed.sections.length > 0) {
-    // The message, then each attachment read: an attachment's chunks know its file name.
+    // The message, the pictures it shows, then each attachment read, attached pictures by OCR last: an
+    // attachment's chunks know its file name.
+    const [message, ...attachments] = parsed.sections;
+    const pictures = (parsed.pictures ?? []).filter((p) => p.text);
     return bySizeYielding(
-      parsed.sections.map((s, i) => part(s.text, i > 0 && s.title ? { attachment: s.title } : {})),
+      [
+        part(message!.text, {}),
+        ...pictures.filter((p) => !p.attachment).map((p) => part(p.text!, { ocr: true })),
+        ...attachments.map((s) => part(s.text, s.title ? { attachment: s.title } : {})),
+        ...pictures
+          .filter((p) => p.attachment)
+          .map((p) => part(p.text!, { attachment: p.attachment!, ocr: true })),
+      ],
       options,
     );
   }

@@ -98,6 +98,15 @@ const batchesOf = <T>(list: readonly T[]) =>
     some: list.slice(b * PAGES_PER_DRAWING, (b + 1) * PAGES_PER_DRAWING),
   }));
 
+/** How some of a document's pictures are drawn: cut out of a PDF's pages, read from an archive or a message. */
+function picturesDrawn(parsed: ParsedDocument, some: readonly DocumentPicture[]): Drawings {
+  if (parsed.type === 'pdf') {
+    return { type: 'pdf', drawings: some.map((p) => ({ page: p.page!, box: p.box!, pixels: p.pixels! })) };
+  }
+  if (parsed.type === 'email') return { type: 'mail-pictures', pictures: some.map((p) => p.mail!) };
+  return { type: 'pictures', parts: some.map((p) => p.part!) };
+}
+
 /** The drawing tasks for a document's pages read whole, then for its pictures. */
 function batches(parsed: ParsedDocument, pages: number[], pictures: DocumentPicture[], filename: string) {
   const texts = parsed.pages ?? [];
@@ -117,13 +126,7 @@ function batches(parsed: ParsedDocument, pages: number[], pictures: DocumentPict
   }
   for (const { offset, some } of batchesOf(pictures)) {
     out.push({
-      drawings:
-        parsed.type === 'pdf'
-          ? {
-              type: 'pdf',
-              drawings: some.map((p) => ({ page: p.page!, box: p.box!, pixels: p.pixels! })),
-            }
-          : { type: 'pictures', parts: some.map((p) => p.part!) },
+      drawings: picturesDrawn(parsed, some),
       count: some.length,
       label: (n) => `picture ${offset + n} of ${filename}`,
       keep: (n, text) => (some[n - 1]!.text = text),

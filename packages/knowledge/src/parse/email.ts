@@ -3,7 +3,10 @@ import { DocumentError, unreadable } from './errors';
 import { htmlToText } from './html';
 import { readOutlookMessage } from './msg';
 import { isOle } from './ole';
-import type { DocumentSection, FormatParser, ParseContext, ParsedDocument } from './types';
+import { drawImage, readableSize } from './image';
+import type { PageImage } from './pdf-render';
+import { worthReading } from './pictures';
+import type { DocumentPicture, DocumentSection, FormatParser, ParseContext, ParsedDocument } from './types';
 
 /** How many attachments' names a warning lists when they could not be read. */
 const LISTED_WARNINGS = 5;
@@ -18,7 +21,24 @@ export interface MailMessage {
   body: string;
   /** The files attached (images shown inside the body are not). */
   attachments: { name?: string | undefined; content: Uint8Array; mimeType: string }[];
+  /** The images the HTML body shows (a screenshot pasted into the message), in order. */
+  inline: { content: Uint8Array }[];
 }
+
+/**
+ * A message's pictures for the OCR model, numbered as `DocumentPicture.mail` says: the images its body
+ * shows, then its attached images (a photographed receipt). Parsing and drawing both number them so.
+ */
+export const mailPictures = (message: MailMessage): { content: Uint8Array; attachment?: string }[] => [
+  ...message.inline,
+  ...message.attachments.flatMap((a, i) =>
+    a.mimeType.startsWith('image/') ? [{ content: a.content, attachment: attachmentName(a, i) }] : [],
+  ),
+];
+
+/** An attachment's name as the document gives it: its file name, else its place. */
+const attachmentName = (attachment: MailMessage['attachments'][number], i: number) =>
+  attachment.name?.trim() || `attachment ${i + 1}`;
 
 const addresses = (list: readonly Address[] | Address | undefined): string => {
   const all = list === undefined ? [] : Array.isArray(list) ? list : [list as Address];
@@ -55,8 +75,15 @@ async function readMime(data: Uint8Array): Promise<MailMessage> {
     attachments: email.attachments
       .filter((a) => !a.related)
       .map((a) => ({ name: a.filename ?? undefined, content: bytesOf(a.content), mimeType: a.mimeType })),
+    inline: email.attachments
+      .filter((a) => a.related && a.mimeType.startsWith('image/'))
+      .map((a) => ({ content: bytesOf(a.content) })),
   };
 }
+
+/** A message of either format: an .eml (MIME) or an Outlook .msg (an OLE compound file), told apart by the content. */
+const readMessage = async (data: Uint8Array): Promise<MailMessage> =>
+  isOle(data) ? readOutlookMessage(data) : readMime(data);
 
 /**
  * A message as a document: its subject, sender, recipients and date, then its body. Attachments of a
@@ -83,7 +110,7 @@ async function messageDocument(
   const names: string[] = [];
   const failed: string[] = [];
   for (const [i, attachment] of message.attachments.entries()) {
-    const name = attachment.name?.trim() || `attachment ${i + 1}`;
+    const name = attachmentName(attachment, i);
     names.push(name);
     const text = parseInner
       ? await parseInner(attachment.content, name, attachment.mimeType).then(
@@ -105,6 +132,11 @@ async function messageDocument(
     { ...(message.subject ? { title: message.subject } : {}), text },
     ...read,
   ];
+  const pictures = mailPictures(message).flatMap((picture, mail): DocumentPicture[] => {
+    const size = readableSize(picture.content);
+    if (!size || !worthReading(size.width, size.height)) return [];
+    return [picture.attachment === undefined ? { mail } : { mail, attachment: picture.attachment }];
+  });
   const warnings = failed.length
     ? [`attachments that could not be read: ${failed.slice(0, LISTED_WARNINGS).join(', ')}`]
     : [];
@@ -113,6 +145,7 @@ async function messageDocument(
       .map((s) => (s === sections[0] ? s.text : `Attachment: ${s.title}\n\n${s.text}`))
       .join('\n\n'),
     sections,
+    ...(pictures.length > 0 ? { pictures } : {}),
     metadata: {
       ...(message.subject ? { title: message.subject } : {}),
       attachments: names.length,
@@ -123,5 +156,19 @@ async function messageDocument(
 }
 
 /** An email: an .eml (MIME) or an Outlook .msg (an OLE compound file), told apart by the content. */
-export const parseEmail: FormatParser = async (ctx) =>
-  messageDocument(isOle(ctx.data) ? readOutlookMessage(ctx.data) : await readMime(ctx.data), ctx);
+export const parseEmail: FormatParser = async (ctx) => messageDocument(await readMessage(ctx.data), ctx);
+
+/**
+ * Draws a message's pictures (their numbers in `mailPictures`) as an image document is drawn for OCR,
+ * answered numbered from 1 in the order asked; one that cannot be decoded is left out.
+ */
+export async function drawMailPictures(data: Uint8Array, numbers: readonly number[]): Promise<PageImage[]> {
+  const all = mailPictures(await readMessage(data));
+  const images: PageImage[] = [];
+  for (const [i, n] of numbers.entries()) {
+    const picture = all[n];
+    const drawn = picture && (await drawImage(picture.content).catch(() => undefined));
+    if (drawn) images.push({ ...drawn, page: i + 1 });
+  }
+  return images;
+}

@@ -73,7 +73,7 @@ function attachmentBytes(reader: InstanceType<typeof MsgReader>, attachment: Fie
  * An Outlook message (.msg, an OLE compound file) with msgreader: its subject, sender, recipients, the
  * time it was sent, its text body (else its HTML body as text) and its attachments, an attached message
  * included (as a .msg of its own). Attachments Outlook hides, and images the HTML body shows by their
- * content id, are not attachments to a reader and are left out.
+ * content id, are not attachments to a reader: the latter are the message's `inline` pictures.
  */
 export function readOutlookMessage(data: Uint8Array): MailMessage {
   let reader: InstanceType<typeof MsgReader>;
@@ -108,5 +108,8 @@ export function readOutlookMessage(data: Uint8Array): MailMessage {
           mimeType: a.innerMsgContent ? 'application/vnd.ms-outlook' : (a.attachMimeTag ?? ''),
         };
       }),
+    inline: (fields.attachments ?? [])
+      .filter((a) => shownInline(a) && (a.attachMimeTag ?? '').startsWith('image/'))
+      .map((a) => ({ content: attachmentBytes(reader, a).content })),
   };
 }

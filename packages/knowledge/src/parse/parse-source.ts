@@ -1,6 +1,6 @@
 import { detectType } from './detect';
 import { parseDoc } from './doc';
-import { parseEmail } from './email';
+import { drawMailPictures, parseEmail } from './email';
 import { parseEpub } from './epub';
 import { tooLarge, unreadable, unsupported } from './errors';
 import { drawImage, parseImage } from './image';
@@ -45,11 +45,14 @@ export type ParseTask = ({ path: string; data?: never } | { data: Uint8Array; pa
 
 /**
  * What to draw as JPEGs for an OCR model: a PDF's pages or pictures on them (each answered with the
- * number pdf-render.ts says), an image document (its page 1), or pictures inside an Office or
- * OpenDocument file (its archive's parts, answered numbered from 1).
+ * number pdf-render.ts says), an image document (its page 1), pictures inside an Office or OpenDocument
+ * file (its archive's parts) or an email (their numbers, `mailPictures`), answered numbered from 1.
  */
 export type Drawings =
-  { type: 'pdf'; drawings: PdfDrawing[] } | { type: 'image' } | { type: 'pictures'; parts: string[] };
+  | { type: 'pdf'; drawings: PdfDrawing[] }
+  | { type: 'image' }
+  | { type: 'pictures'; parts: string[] }
+  | { type: 'mail-pictures'; pictures: number[] };
 
 /** What a parser thread is handed to draw: a file to read or bytes, the limits, what to draw. */
 export type RenderTask = ({ path: string; data?: never } | { data: Uint8Array; path?: never }) & {
@@ -78,6 +81,7 @@ export async function parseSource(task: ParseTask): Promise<ParsedDocument> {
 export async function renderSource(task: RenderTask): Promise<PageImage[]> {
   const data = await taskBytes(task);
   if (task.type === 'pictures') return drawPictures(ZipArchive.open(data, task.limits), task.parts);
+  if (task.type === 'mail-pictures') return drawMailPictures(data, task.pictures);
   return task.type === 'image' ? [await drawImage(data)] : renderPdfPages(data, task.drawings);
 }
 

@@ -66,8 +66,9 @@ export interface PageBox {
 }
 
 /**
- * A picture inside a document (a scan pasted into Word, a screenshot on a slide or on a PDF page), for
- * the OCR model: a part of an Office or OpenDocument archive, or a place on a PDF page.
+ * A picture inside a document (a scan pasted into Word, a screenshot on a slide, on a PDF page or in an
+ * email), for the OCR model: a part of an Office or OpenDocument archive, a place on a PDF page, or one
+ * of a message's pictures.
  */
 export type DocumentPicture = {
   /** What the OCR model read (set by ingestion, not by parsing). */
@@ -81,6 +82,19 @@ export type DocumentPicture = {
       page?: never;
       box?: never;
       pixels?: never;
+      mail?: never;
+      attachment?: never;
+    }
+  | {
+      /** An email: its number among the message's pictures (`mailPictures`: shown in the body, then attached). */
+      mail: number;
+      /** An attached picture's file name (one the body shows has none). */
+      attachment?: string;
+      part?: never;
+      slide?: never;
+      page?: never;
+      box?: never;
+      pixels?: never;
     }
   | {
       /** PDF: the page (1-based) it is shown on. */
@@ -90,6 +104,8 @@ export type DocumentPicture = {
       pixels: { width: number; height: number };
       part?: never;
       slide?: never;
+      mail?: never;
+      attachment?: never;
     }
 );
 
@@ -102,8 +118,8 @@ export interface ParsedDocument {
   /** PDF or image: the pages (1-based) whose text an OCR model read (set by ingestion, not by parsing). */
   ocrPages?: number[];
   /**
-   * DOCX, PPTX, ODT and ODP (and a PDF's, when parsing was asked to find them): the pictures worth
-   * reading (neither icons nor drawings), in document order; the collection's OCR model reads them.
+   * DOCX, PPTX, ODT, ODP and emails (and a PDF's, when parsing was asked to find them): the pictures
+   * worth reading (neither icons nor drawings), in document order; the collection's OCR model reads them.
    */
   pictures?: DocumentPicture[];
   /** XLSX and ODS: the text of each sheet that holds data, in workbook order. */
