@@ -41,6 +41,15 @@ describe('a document row', () => {
     expect(image).not.toContain('scanned page');
   });
 
+  it("a folder's file shows its folders muted before its name, wrapping rather than cut", () => {
+    expect(show({ filename: 'policies/2024/leave.md' })).toContain('policies/2024/leave.md');
+    const name = document.querySelector('[data-testid=document-row] p')!;
+    expect(name.className).toContain('[overflow-wrap:anywhere]');
+    expect(name.querySelector('span')!.textContent).toBe('policies/2024/');
+    show({ filename: 'alone.md' });
+    expect(document.querySelector('[data-testid=document-row] p span')!.textContent).toBe('');
+  });
+
   it('a ready document with chunks offers to show them; one still processing does not', () => {
     show({ filename: 'policy.pdf' });
     const button = document.querySelector<HTMLButtonElement>('[aria-label="Show the chunks of policy.pdf"]');

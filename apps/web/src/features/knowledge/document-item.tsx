@@ -1,8 +1,10 @@
 import type { RagDocument } from '@atelier/schemas';
 import { FileText, Globe, ImageIcon, RefreshCw, Rows3, Trash2 } from 'lucide-react';
+import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { cn } from '@/lib/utils';
 import { formatBytes, webPageLabel } from './format';
 import { ProgressBar } from './progress-bar';
 
@@ -46,14 +48,31 @@ export function DocumentItem({
           <FileText className="size-4 shrink-0 text-muted-foreground" />
         )}
         <div className="grid min-w-0 flex-1 gap-0.5">
-          <p className="truncate text-sm font-medium" title={d.filename}>
+          <p
+            className={cn('text-sm font-medium', web ? 'truncate' : '[overflow-wrap:anywhere]')}
+            title={d.filename}
+          >
             {web && url && /^https?:\/\//i.test(url) ? (
               // Opens in a new tab; its whole address is the line's title.
               <a href={url} target="_blank" rel="noopener noreferrer" className="hover:underline">
                 {web.name}
               </a>
             ) : (
-              d.filename
+              // A folder's file: its folders muted before its name, the whole wrapping on a phone.
+              <>
+                <span className="font-normal text-muted-foreground">
+                  {folderOf(d.filename)
+                    .split(/(?<=\/)/)
+                    .map((folder, i) => (
+                      // A line may break after each folder, not within a name.
+                      <Fragment key={i}>
+                        {folder}
+                        <wbr />
+                      </Fragment>
+                    ))}
+                </span>
+                {d.filename.slice(folderOf(d.filename).length)}
+              </>
             )}
           </p>
           <p className="text-xs text-muted-foreground [overflow-wrap:anywhere]">
@@ -119,3 +138,6 @@ export function DocumentItem({
     </li>
   );
 }
+
+/** The folders of an uploaded folder's file (`policies/2024/`), empty for a file uploaded alone. */
+const folderOf = (filename: string) => filename.slice(0, filename.lastIndexOf('/') + 1);
