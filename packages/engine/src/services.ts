@@ -156,6 +156,8 @@ export interface KnowledgeServices {
   retrieve?(request: {
     collectionId: string;
     query: string;
+    /** A chatflow's earlier questions, oldest first: a follow-up is searched with them too (`searchesFor`). */
+    earlier?: readonly string[];
     limit: number;
     filter?: string | undefined;
     signal: AbortSignal;

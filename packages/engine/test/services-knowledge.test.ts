@@ -52,6 +52,36 @@ describe('knowledge nodes with the capability', () => {
     });
   });
 
+  it("knowledge_retrieve searching the run's question passes the conversation's earlier questions", async () => {
+    const calls: { query: string; earlier?: readonly string[] }[] = [];
+    const knowledge: KnowledgeServices = {
+      retrieve: async (req) => {
+        calls.push(req);
+        return [];
+      },
+    };
+    const history = [
+      { role: 'user', content: 'When do orders ship?' },
+      { role: 'assistant', content: 'On Tuesdays.' },
+      { role: 'user', content: [{ type: 'text', text: 'From Lyon?' }] },
+      { role: 'assistant', content: 'Yes.' },
+    ];
+    const inputs = { query: 'Within how many days?', history };
+    const ofRun = node('knowledge_retrieve', 'kr01', {
+      query: '{{#input_in01.query#}}',
+      collection_id: 'c1',
+    });
+    await runNode(ofRun, stubServices({ knowledge }), inputs);
+    expect(calls[0]).toMatchObject({
+      query: 'Within how many days?',
+      earlier: ['When do orders ship?', 'From Lyon?'],
+    });
+    // A node searching something else than the run's question searches it alone.
+    const other = node('knowledge_retrieve', 'kr02', { query: 'shipping delays', collection_id: 'c1' });
+    await runNode(other, stubServices({ knowledge }), inputs);
+    expect(calls[1]).toMatchObject({ query: 'shipping delays', earlier: [] });
+  });
+
   it('loaders pass their settings to services.knowledge.load', async () => {
     const calls: LoaderRequest[] = [];
     const knowledge: KnowledgeServices = {

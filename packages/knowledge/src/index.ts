@@ -11,6 +11,7 @@ export { createKnowledge, type KnowledgeOptions } from './service/knowledge';
 export { STORE_FACTORIES, type StoreFactory } from './service/store-factory';
 export { parseCondition, parseFilterText } from './engine/condition';
 export { reciprocalRankFusion, RRF_K } from './retrieve/fuse';
+export { searchesFor } from './retrieve/follow-up';
 export {
   answerSource,
   mergeSources,

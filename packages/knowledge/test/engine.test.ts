@@ -94,6 +94,37 @@ describe('the engine knowledge seam', () => {
     expect(left.map((d) => d.metadata.source)).toEqual(['https://shop.test/shipping']);
   });
 
+  it("a chatflow's follow-up is searched with its earlier questions first, then alone, fused by rank", async () => {
+    const { id } = await addCollection(env);
+    const services = env.knowledge.engineServices(env.scope);
+    await services.insert!({
+      documents: docs(
+        ['Customers may return unopened bags within 45 days for a refund.', { source: 'refunds' }],
+        ['Orders ship from the roastery in Lyon; delivery takes two days.', { source: 'shipping' }],
+      ),
+      target: { mode: 'collection', collectionId: id },
+      smartInsertion: false,
+      signal,
+    });
+    const followUp = 'Within how many days?';
+    const alone = await services.retrieve!({ collectionId: id, query: followUp, limit: 1, signal });
+    expect(alone.map((d) => d.metadata.source)).toEqual(['refunds']);
+    const inContext = await services.retrieve!({
+      collectionId: id,
+      query: followUp,
+      earlier: ['When do orders ship from the roastery in Lyon?'],
+      limit: 2,
+      signal,
+    });
+    expect(inContext.map((d) => d.metadata.source)).toEqual(['shipping', 'refunds']);
+    // Each keeps the score its best search gave it, not a fused rank.
+    expect(inContext[1]!.metadata.score).toBe(alone[0]!.metadata.score);
+    expect(
+      (await services.retrieve!({ collectionId: id, query: followUp, earlier: ['x'], limit: 1, signal }))
+        .length,
+    ).toBe(1);
+  });
+
   it('custom mode on the built-in store reaches only this workspace’s collections', async () => {
     const { id, collectionName } = await addCollection(env, { name: 'Support pages' });
     const services = env.knowledge.engineServices(env.scope);

@@ -4,6 +4,8 @@ import type { MeterScope } from '@atelier/metering';
 import type { FlowDocument } from '@atelier/schemas';
 import { KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
 import type { KnowledgeDeps } from '../facade';
+import { searchesFor } from '../retrieve/follow-up';
+import { reciprocalRankFusion } from '../retrieve/fuse';
 import { queryCollection, type QueryContext } from '../retrieve/query';
 import { chunksWhere } from '../service/chunk-lookup';
 import {
@@ -122,24 +124,36 @@ export function createEngineKnowledge(ctx: EngineContext, scope: MeterScope): Kn
       if (!query)
         throw new KnowledgeError(422, 'query_required', 'Give a query to search the collection with.');
       const collection = await loadCollection(ctx.sql, scope, request.collectionId);
-      const answer = await queryCollection(
-        ctx,
-        scope,
-        collection,
-        {
-          query: query.slice(0, KNOWLEDGE_LIMITS.maxQueryChars),
-          top_k: Math.min(Math.max(1, Math.floor(request.limit) || 1), KNOWLEDGE_LIMITS.maxTopK),
-          filter: parseFilterText(request.filter),
-        },
-        request.signal,
+      const topK = Math.min(Math.max(1, Math.floor(request.limit) || 1), KNOWLEDGE_LIMITS.maxTopK);
+      const filter = parseFilterText(request.filter);
+      // A chatflow's follow-up: searched with its earlier questions first, then alone, fused by rank.
+      const answers = await Promise.all(
+        searchesFor(query, request.earlier)
+          .reverse()
+          .map(
+            async (search) =>
+              (
+                await queryCollection(
+                  ctx,
+                  scope,
+                  collection,
+                  { query: search.slice(0, KNOWLEDGE_LIMITS.maxQueryChars), top_k: topK, filter },
+                  request.signal,
+                )
+              ).documents,
+          ),
       );
-      return answer.documents.map((d): FlowDocument => ({
+      const found = answers.length === 1 ? answers[0]! : reciprocalRankFusion(answers).slice(0, topK);
+      // A fused chunk keeps the score its best search gave it.
+      const best = new Map<string, number>();
+      for (const d of answers.flat()) best.set(d.id, Math.max(best.get(d.id) ?? -Infinity, d.score));
+      return found.map((d): FlowDocument => ({
         pageContent: d.content,
         // What an answer's sources are made of (see sourcesOfDocuments).
         metadata: {
           ...d.metadata,
           id: d.id,
-          score: d.score,
+          score: best.get(d.id) ?? d.score,
           collection_id: collection.id,
           collection_name: collection.name,
         },

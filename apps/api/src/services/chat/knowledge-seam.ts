@@ -1,5 +1,5 @@
 import { ragCollections, type Db } from '@atelier/db';
-import { answerSource, reciprocalRankFusion, type Knowledge } from '@atelier/knowledge';
+import { answerSource, reciprocalRankFusion, searchesFor, type Knowledge } from '@atelier/knowledge';
 import type { MeterScope } from '@atelier/metering';
 import type { AnswerSource } from '@atelier/schemas';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -31,23 +31,6 @@ interface Ranked {
 
 /** Passages given to the model at most, across all of a chatbot's collections. */
 export const MAX_PASSAGES = 8;
-/** Earlier questions a follow-up is searched with, and the characters kept of each. */
-const EARLIER_QUESTIONS = 2;
-const EARLIER_CHARS = 500;
-
-/**
- * What a question is searched with: itself and, after earlier questions, itself after the last of them.
- * A follow-up ("and in 2023?", "how do I ask for it?") names nothing of its subject alone; searched with
- * the questions before it, it finds their passages. No model call is made to rewrite it (that would
- * delay every answer); the question alone is still searched, so a change of subject finds its own.
- */
-export function searchesFor(query: string, earlier: readonly string[] = []): string[] {
-  const before = earlier
-    .map((q) => q.trim().slice(0, EARLIER_CHARS))
-    .filter((q) => q !== '')
-    .slice(-EARLIER_QUESTIONS);
-  return before.length === 0 ? [query] : [query, [...before, query].join('\n')];
-}
 
 /**
  * A chatbot's collections searched for its user's question (each with its own settings: top_k,
