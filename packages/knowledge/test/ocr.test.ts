@@ -209,7 +209,7 @@ describe('scanned PDF pages read by the collection OCR model', () => {
     const documentId = await queueDocument(env, id, 'blank.pdf', { data: await pdf.save() });
     expect(await settled(env, documentId)).toMatchObject({
       status: 'failed',
-      error: expect.stringMatching(/501 pages without text; OCR reads at most 500/),
+      error: expect.stringMatching(/501 scanned pages; OCR reads at most 500/),
     });
     expect(await logRows(env, env.models.ocr)).toBe(before);
   });

@@ -108,9 +108,20 @@ function picturesDrawn(parsed: ParsedDocument, some: readonly DocumentPicture[])
 }
 
 /** The drawing tasks for a document's pages read whole, then for its pictures. */
-function batches(parsed: ParsedDocument, pages: number[], pictures: DocumentPicture[], filename: string) {
+function batches(
+  parsed: ParsedDocument,
+  pages: number[],
+  pictures: DocumentPicture[],
+  filename: string,
+  read: Set<number>,
+) {
   const texts = parsed.pages ?? [];
-  const keepPage = (page: number, text: string) => (texts[page - 1] = text);
+  // What the model read replaces a page's text; when it read nothing, a stamp's text stays.
+  const keepPage = (page: number, text: string) => {
+    if (!text) return;
+    texts[page - 1] = text;
+    read.add(page);
+  };
   const out: Batch[] = [];
   if (parsed.type === 'image' && pages.length > 0) {
     out.push({ drawings: { type: 'image' }, count: 1, label: () => filename, keep: keepPage });
@@ -154,14 +165,15 @@ export async function readByOcr(input: ScannedPagesInput): Promise<{ pages: numb
     throw new KnowledgeError(
       422,
       'too_many_scanned_pages',
-      `The document has ${pages.length} pages without text; OCR reads at most ${KNOWLEDGE_LIMITS.maxOcrPages} per document. Split it into smaller PDFs.`,
+      `The document has ${pages.length} scanned pages; OCR reads at most ${KNOWLEDGE_LIMITS.maxOcrPages} per document. Split it into smaller PDFs.`,
     );
   }
   const limits = { maxBytes: KNOWLEDGE_LIMITS.maxDocumentBytes };
   const total = pages.length + pictures.length;
   const drawn: string[] = [];
   let done = 0;
-  for (const batch of batches(parsed, pages, pictures, input.filename)) {
+  const read = new Set<number>();
+  for (const batch of batches(parsed, pages, pictures, input.filename, read)) {
     signal.throwIfAborted();
     const images = await renderPages({ ...input.source, ...batch.drawings, limits });
     await readImages(input, images, batch.label, batch.keep, drawn);
@@ -169,10 +181,9 @@ export async function readByOcr(input: ScannedPagesInput): Promise<{ pages: numb
     await input.onProgress(done, total);
   }
   await input.cache.keepOnly(drawn);
-  const texts = parsed.pages ?? [];
   if (pages.length > 0) {
-    parsed.ocrPages = pages.filter((page) => texts[page - 1] !== '');
-    parsed.text = texts.filter((page) => page !== '').join('\n\n');
+    parsed.ocrPages = pages.filter((page) => read.has(page));
+    parsed.text = (parsed.pages ?? []).filter((page) => page !== '').join('\n\n');
   }
   return { pages: parsed.ocrPages?.length ?? 0, pictures: pictures.filter((p) => p.text).length };
 }
