@@ -272,6 +272,55 @@ describe('pictures inside documents read by the collection OCR model', () => {
     });
   });
 
+  it("a workbook: a sheet's screenshot is read after that sheet's rows; the icon is not sent", async () => {
+    const files = unzipSync(readFileSync(new URL('./fixtures/sample.xlsx', import.meta.url)));
+    const rels = (targets: [string, string][]) =>
+      strToU8(
+        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+          targets
+            .map(
+              ([type, target], i) =>
+                `<Relationship Id="rId${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/${type}" Target="${target}"/>`,
+            )
+            .join('') +
+          '</Relationships>',
+      );
+    // The "Orders" sheet (sheet1.xml) shows a screenshot and an icon in its drawing.
+    files['xl/worksheets/_rels/sheet1.xml.rels'] = rels([['drawing', '../drawings/drawing1.xml']]);
+    files['xl/drawings/drawing1.xml'] = strToU8(
+      '<xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" ' +
+        'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" ' +
+        'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">' +
+        '<xdr:oneCellAnchor><xdr:pic><xdr:blipFill><a:blip r:embed="rId1"/></xdr:blipFill></xdr:pic></xdr:oneCellAnchor>' +
+        '<xdr:oneCellAnchor><xdr:pic><xdr:blipFill><a:blip r:embed="rId2"/></xdr:blipFill></xdr:pic></xdr:oneCellAnchor>' +
+        '</xdr:wsDr>',
+    );
+    files['xl/drawings/_rels/drawing1.xml.rels'] = rels([
+      ['image', '../media/image1.png'],
+      ['image', '../media/icon.png'],
+    ]);
+    files['xl/media/image1.png'] = new Uint8Array(await picture(400, 300, 'png'));
+    files['xl/media/icon.png'] = new Uint8Array(await picture(24, 24, 'png'));
+    const { id } = await addCollection(env, { ocrModelId: env.models.ocr });
+    const before = await logRows(env, env.models.ocr);
+    const documentId = await queueDocument(env, id, 'report.xlsx', { data: zipSync(files) });
+    expect(await settled(env, documentId)).toMatchObject({ status: 'ready', type: 'xlsx', ocrPictures: 1 });
+    expect(await logRows(env, env.models.ocr)).toBe(before + 1);
+    const chunks = (await env.knowledge.query(env.scope, id, { query: 'orders', top_k: 20 })).documents
+      .sort((a, b) => Number(a.metadata.chunk_index) - Number(b.metadata.chunk_index))
+      .map((d) => ({ sheet: d.metadata.sheet, ocr: d.metadata.ocr, content: d.content }));
+    const read = chunks.findIndex((c) => c.ocr);
+    expect(chunks[read]).toEqual({
+      sheet: 'Orders',
+      ocr: true,
+      content: expect.stringMatching(/\(a 400×300 JPEG\)$/),
+    });
+    // After the Orders sheet's rows, before the next sheet's.
+    expect(chunks.slice(0, read).every((c) => c.sheet === 'Orders')).toBe(true);
+    expect(chunks.slice(read + 1).every((c) => c.sheet !== 'Orders')).toBe(true);
+    expect(chunks.slice(read + 1).length).toBeGreaterThan(0);
+  });
+
   it('without an OCR model, a document with pictures is read for its text alone, with no call', async () => {
     const { id } = await addCollection(env);
     const before = await logRows(env, env.models.ocr);

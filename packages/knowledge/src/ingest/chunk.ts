@@ -92,14 +92,15 @@ async function bySizeYielding(
 
 const part = (text: string, metadata: Metadata) => ({ text, metadata });
 
-/** The pictures the OCR model read (on this slide or PDF page, when given), as parts marked `ocr`. */
-const picturesRead = (parsed: ParsedDocument, on: { slide?: number; page?: number } = {}) =>
+/** The pictures the OCR model read (on this slide, PDF page or sheet, when given), as parts marked `ocr`. */
+const picturesRead = (parsed: ParsedDocument, on: { slide?: number; page?: number; sheet?: string } = {}) =>
   (parsed.pictures ?? [])
     .filter(
       (p) =>
         p.text &&
         (on.slide === undefined || p.slide === on.slide) &&
-        (on.page === undefined || p.page === on.page),
+        (on.page === undefined || p.page === on.page) &&
+        (on.sheet === undefined || p.sheet === on.sheet),
     )
     .map((p) => part(p.text!, { ...on, ocr: true }));
 
@@ -144,8 +145,18 @@ export async function chunkDocument(
     return bySizeYielding([part(parsed.text, parsed.ocrPages?.length ? { ocr: true } : {})], options);
   }
   if (parsed.sheets && parsed.sheets.length > 0) {
+    // Each sheet's rows, then the pictures it shows the OCR model read; those of a sheet without
+    // rows (a sheet of screenshots) last.
+    const listed = new Set(parsed.sheets.map((sheet) => sheet.name));
+    const elsewhere = (parsed.pictures ?? []).filter((p) => p.text && p.sheet && !listed.has(p.sheet));
     return bySizeYielding(
-      parsed.sheets.map((sheet) => ({ text: sheet.text, metadata: { sheet: sheet.name } })),
+      [
+        ...parsed.sheets.flatMap((sheet) => [
+          part(sheet.text, { sheet: sheet.name }),
+          ...picturesRead(parsed, { sheet: sheet.name }),
+        ]),
+        ...elsewhere.map((p) => part(p.text!, { sheet: p.sheet!, ocr: true })),
+      ],
       options,
     );
   }

@@ -51,7 +51,7 @@ export function drawnPictures(xml: string, rels: Relationships): string[] {
  */
 export async function readablePictures(
   read: (part: string) => Promise<Uint8Array | undefined>,
-  refs: readonly { part: string; slide?: number }[],
+  refs: readonly { part: string; slide?: number; sheet?: string }[],
 ): Promise<DocumentPicture[]> {
   const seen = new Set<string>();
   const found: DocumentPicture[] = [];
@@ -61,7 +61,11 @@ export async function readablePictures(
     const data = await read(ref.part);
     const size = data && readableSize(data);
     if (!size || !worthReading(size.width, size.height)) continue;
-    found.push(ref.slide === undefined ? { part: ref.part } : { part: ref.part, slide: ref.slide });
+    found.push({
+      part: ref.part,
+      ...(ref.slide === undefined ? {} : { slide: ref.slide }),
+      ...(ref.sheet === undefined ? {} : { sheet: ref.sheet }),
+    });
   }
   return found;
 }

@@ -2,7 +2,9 @@ import readXlsxFile from 'read-excel-file/universal';
 import { unreadable } from './errors';
 import { checkedCopy, titleFrom } from './office';
 import { columnNames, rowText } from './rows';
-import type { DocumentSection, FormatParser, ParsedDocument } from './types';
+import { drawnPictures, readablePictures, relationshipsOf } from './pictures';
+import type { DocumentPicture, DocumentSection, FormatParser, ParsedDocument } from './types';
+import { elementsOf, parseXml } from './xml';
 import { ZipArchive } from './zip';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -65,9 +67,33 @@ export function sheetsDocument(
   };
 }
 
+const DRAWING = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing';
+
+/**
+ * The pictures a workbook's sheets show (a screenshot pasted into a test report), in workbook order:
+ * each sheet's drawing (its `drawing` relationship), then that drawing's `a:blip` pictures.
+ */
+async function sheetPictures(zip: ZipArchive): Promise<DocumentPicture[]> {
+  const workbook = (await zip.readText('xl/workbook.xml')) ?? '';
+  const sheetsRels = await relationshipsOf(zip, 'xl/workbook.xml');
+  const shown: { part: string; sheet: string }[] = [];
+  for (const sheet of elementsOf(parseXml(workbook), 'sheet')) {
+    const part = sheet['r:id'] ? sheetsRels.get(sheet['r:id'])?.part : undefined;
+    if (!part || !sheet.name) continue;
+    for (const drawing of (await relationshipsOf(zip, part)).values()) {
+      if (drawing.type !== DRAWING) continue;
+      const xml = (await zip.readText(drawing.part)) ?? '';
+      const rels = await relationshipsOf(zip, drawing.part);
+      shown.push(...drawnPictures(xml, rels).map((picture) => ({ part: picture, sheet: sheet.name! })));
+    }
+  }
+  return readablePictures((picture) => zip.read(picture), shown);
+}
+
 /**
  * XLSX with read-excel-file (handed the archive's checked copy): every sheet in workbook order, as
- * `sheetsDocument` reads them. Formulas are read as the values the spreadsheet last computed.
+ * `sheetsDocument` reads them, and the pictures its sheets show. Formulas are read as the values the
+ * spreadsheet last computed.
  */
 export const parseXlsx: FormatParser = async ({ data, limits }) => {
   const zip = ZipArchive.open(data, limits);
@@ -77,5 +103,9 @@ export const parseXlsx: FormatParser = async ({ data, limits }) => {
     name: sheet,
     rows: table.map((row) => row.map(cellText)),
   }));
-  return sheetsDocument(read, await titleFrom(zip, 'docProps/core.xml'), data.byteLength);
+  const pictures = await sheetPictures(zip);
+  return {
+    ...sheetsDocument(read, await titleFrom(zip, 'docProps/core.xml'), data.byteLength),
+    ...(pictures.length ? { pictures } : {}),
+  };
 };

@@ -79,6 +79,8 @@ export type DocumentPicture = {
       part: string;
       /** PPTX and ODP: the slide (1-based) it is on first. */
       slide?: number;
+      /** XLSX: the sheet it is on first. */
+      sheet?: string;
       page?: never;
       box?: never;
       pixels?: never;
@@ -92,6 +94,7 @@ export type DocumentPicture = {
       attachment?: string;
       part?: never;
       slide?: never;
+      sheet?: never;
       page?: never;
       box?: never;
       pixels?: never;
@@ -104,6 +107,7 @@ export type DocumentPicture = {
       pixels: { width: number; height: number };
       part?: never;
       slide?: never;
+      sheet?: never;
       mail?: never;
       attachment?: never;
     }
@@ -118,7 +122,7 @@ export interface ParsedDocument {
   /** PDF or image: the pages (1-based) whose text an OCR model read (set by ingestion, not by parsing). */
   ocrPages?: number[];
   /**
-   * DOCX, PPTX, ODT, ODP and emails (and a PDF's, when parsing was asked to find them): the pictures
+   * DOCX, PPTX, XLSX, ODT, ODP and emails (and a PDF's, when parsing was asked to find them): the pictures
    * worth reading (neither icons nor drawings), in document order; the collection's OCR model reads them.
    */
   pictures?: DocumentPicture[];

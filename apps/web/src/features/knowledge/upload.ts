@@ -41,12 +41,12 @@ export function checkFiles(items: readonly UploadItem[]): {
   const rejected: (UploadItem & Rejection)[] = [];
   for (const item of items) {
     const name = item.name.toLowerCase();
-    const legacy = Object.entries(LEGACY_FORMATS).find(([ext]) => name.endsWith(ext))?.[1];
-    if (!ACCEPTED_EXTENSIONS.some((ext) => name.endsWith(ext)))
+    if (!ACCEPTED_EXTENSIONS.some((ext) => name.endsWith(ext))) {
+      const legacy = Object.entries(LEGACY_FORMATS).find(([ext]) => name.endsWith(ext))?.[1];
       rejected.push(
         legacy ? { ...item, reason: 'type', saveAs: legacy.saveAs } : { ...item, reason: 'type' },
       );
-    else if (item.file.size > KNOWLEDGE_LIMITS.maxDocumentBytes) rejected.push({ ...item, reason: 'size' });
+    } else if (item.file.size > KNOWLEDGE_LIMITS.maxDocumentBytes) rejected.push({ ...item, reason: 'size' });
     else accepted.push(item);
   }
   return { accepted, rejected };
