@@ -321,6 +321,27 @@ describe('pictures inside documents read by the collection OCR model', () => {
     expect(chunks.slice(read + 1).length).toBeGreaterThan(0);
   });
 
+  it("an OpenDocument spreadsheet: a sheet's picture is a chunk of that sheet", async () => {
+    const files = unzipSync(readFileSync(new URL('./fixtures/sample.ods', import.meta.url)));
+    const content = new TextDecoder().decode(files['content.xml']);
+    files['content.xml'] = strToU8(
+      content.replace(
+        '<table:table table:name="Orders">',
+        '<table:table table:name="Orders"><table:shapes><draw:frame><draw:image xlink:href="Pictures/shot.png"/></draw:frame></table:shapes>',
+      ),
+    );
+    files['Pictures/shot.png'] = new Uint8Array(await picture(400, 300, 'png'));
+    const { id } = await addCollection(env, { ocrModelId: env.models.ocr });
+    const documentId = await queueDocument(env, id, 'orders.ods', { data: zipSync(files) });
+    expect(await settled(env, documentId)).toMatchObject({ status: 'ready', type: 'ods', ocrPictures: 1 });
+    const read = (await env.knowledge.query(env.scope, id, { query: 'orders', top_k: 20 })).documents.filter(
+      (d) => d.metadata.ocr,
+    );
+    expect(read.map((d) => [d.metadata.sheet, d.content])).toEqual([
+      ['Orders', expect.stringMatching(/\(a 400×300 JPEG\)$/)],
+    ]);
+  });
+
   it('without an OCR model, a document with pictures is read for its text alone, with no call', async () => {
     const { id } = await addCollection(env);
     const before = await logRows(env, env.models.ocr);

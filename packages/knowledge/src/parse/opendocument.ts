@@ -201,17 +201,24 @@ function sheetRows(table: XmlNode, budget: { cells: number }): string[][] {
 
 /**
  * ODS: every sheet (`table:table` of `office:spreadsheet`) in order, read as XLSX's are: the first row
- * the header, each data row a block of `header: value` lines. Formulas are read as their last values.
+ * the header, each data row a block of `header: value` lines, and the pictures each shows. Formulas are
+ * read as their last values.
  */
 export const parseOds: FormatParser = async ({ data, limits }) => {
-  const { body, title } = await openOdf(data, limits, 'ODS');
+  const { zip, body, title } = await openOdf(data, limits, 'ODS');
   const budget = { cells: MAX_REPEATED_CELLS };
-  const read: SheetRows[] = outermost(
-    outermost(body, 'office:spreadsheet').flatMap(childrenOf),
-    'table:table',
-  ).map((table, i) => ({
+  const tables = outermost(outermost(body, 'office:spreadsheet').flatMap(childrenOf), 'table:table');
+  const read: SheetRows[] = tables.map((table, i) => ({
     name: attrsOf(table)['table:name'] || `Sheet ${i + 1}`,
     rows: sheetRows(table, budget),
   }));
-  return sheetsDocument(read, title, data.byteLength);
+  // The pictures a sheet shows (anchored to it or to its cells), as XLSX's.
+  const pictures = await readablePictures(
+    (part) => zip.read(part),
+    tables.flatMap((table, i) => imagesIn(childrenOf(table)).map((part) => ({ part, sheet: read[i]!.name }))),
+  );
+  return {
+    ...sheetsDocument(read, title, data.byteLength),
+    ...(pictures.length ? { pictures } : {}),
+  };
 };
