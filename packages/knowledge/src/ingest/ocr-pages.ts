@@ -7,7 +7,7 @@ import {
   type PageImage,
   type ParsedDocument,
 } from '../parse/index';
-import { pageKind, pictureCover } from '../parse/pdf-pictures';
+import { pageKind, pictureCovers } from '../parse/pdf-pictures';
 import { mapLimited, type ModelCalls } from '../service/models';
 import { KnowledgeError } from '../stores/vector-store';
 import { imageHash, type OcrCache } from './ocr-cache';
@@ -42,7 +42,8 @@ export function toRead(parsed: ParsedDocument): { pages: number[]; pictures: Doc
   const all = parsed.pictures ?? [];
   if ((parsed.type !== 'pdf' && parsed.type !== 'image') || !parsed.pages)
     return { pages: [], pictures: all };
-  const kinds = parsed.pages.map((text, i) => pageKind(text.trim().length, pictureCover(all, i + 1)));
+  const covers = pictureCovers(all);
+  const kinds = parsed.pages.map((text, i) => pageKind(text.trim().length, covers.get(i + 1) ?? 0));
   return {
     pages: kinds.flatMap((kind, i) => (kind === 'scan' ? [i + 1] : [])),
     pictures: all.filter((p) => kinds[p.page! - 1] === 'typed'),

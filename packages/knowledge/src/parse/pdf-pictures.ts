@@ -22,11 +22,14 @@ const MIN_SHOWN_POINTS = 50;
 const SCAN_COVER = 0.8;
 const STAMP_CHARS = 200;
 
-/** How much of a PDF page its pictures cover (their areas added up, at most 1). */
-export function pictureCover(pictures: readonly DocumentPicture[], page: number): number {
-  let cover = 0;
-  for (const p of pictures) if (p.page === page && p.box) cover += p.box.width * p.box.height;
-  return Math.min(cover, 1);
+/** How much of each PDF page its pictures cover (their areas added up, at most 1), by page, in one pass. */
+export function pictureCovers(pictures: readonly DocumentPicture[]): Map<number, number> {
+  const covers = new Map<number, number>();
+  for (const p of pictures) {
+    if (p.page === undefined || !p.box) continue;
+    covers.set(p.page, Math.min(1, (covers.get(p.page) ?? 0) + p.box.width * p.box.height));
+  }
+  return covers;
 }
 
 /** What a PDF page is, from its characters of text and how much of it its pictures cover (above). */

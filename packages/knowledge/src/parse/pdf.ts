@@ -1,6 +1,6 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { openPdf } from './pdf-open';
-import { pageKind, pictureCover, picturesOnPage, type PdfPicture } from './pdf-pictures';
+import { pageKind, pictureCovers, picturesOnPage, type PdfPicture } from './pdf-pictures';
 import { dropRunningLines, layoutText, pdfLines, type PdfLine } from './pdf-layout';
 import type { FormatParser } from './types';
 
@@ -37,7 +37,8 @@ export const parsePdf: FormatParser = async ({ data, pdfPictures }) => {
       if (pdfPictures && chars > 0 && scansInARow < SEARCHABLE_SCANS_IN_A_ROW) {
         const found = await picturesOnPage(page, n, seen);
         pictures.push(...found);
-        scansInARow = pageKind(chars, pictureCover(found, n)) === 'searchable scan' ? scansInARow + 1 : 0;
+        scansInARow =
+          pageKind(chars, pictureCovers(found).get(n) ?? 0) === 'searchable scan' ? scansInARow + 1 : 0;
       }
       page.cleanup();
       await yieldToLoop();
