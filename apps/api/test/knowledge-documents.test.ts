@@ -246,6 +246,146 @@ describe('documents', () => {
     ).toBe(404);
   });
 
+  it("edits a document's own fields: written on its chunks in place, others' chunks left alone", async () => {
+    const up = await upload(t.app, token(), collectionId, [{ filename: 'leave.md', content: '# Leave' }]);
+    const id = up.body.documents[0].id as string;
+    expect(up.body.documents[0].metadata).toEqual({});
+    const name = `rc_${collectionId.replace(/-/g, '')}`;
+    const [vector] = await embed(t.app, token(), modelId, ['leave policy']);
+    const store = createPgvectorStore(t.app.db);
+    await store.upsert(name, [
+      {
+        id: `${id}:0`,
+        content: 'leave policy',
+        embedding: vector!,
+        metadata: { document_id: id, chunk_index: 0 },
+      },
+      {
+        id: `${id}:1`,
+        content: 'leave days',
+        embedding: vector!,
+        metadata: { document_id: id, chunk_index: 1 },
+      },
+      { id: 'elsewhere:0', content: 'kept', embedding: vector!, metadata: { document_id: 'elsewhere' } },
+    ]);
+    const path = `/rag_collections/${collectionId}/documents/${id}`;
+    const chunks = async () =>
+      Object.fromEntries((await store.preview(name, { limit: 100 })).map((c) => [c.id, c.metadata]));
+
+    const set = await call(t.app, 'PATCH', path, {
+      token: token(),
+      body: { metadata: { ' department ': ' HR ', year: 2024, public: false } },
+    });
+    expect(set.status).toBe(200);
+    expect(set.body.document).toMatchObject({
+      id,
+      metadata: { department: 'HR', year: 2024, public: false },
+    });
+    expect((await chunks())[`${id}:1`]).toEqual({
+      document_id: id,
+      chunk_index: 1,
+      department: 'HR',
+      year: 2024,
+      public: false,
+    });
+    // Replaced as a whole: a field left out goes from the chunks too.
+    const replaced = await call(t.app, 'PATCH', path, { token: token(), body: { metadata: { year: 2025 } } });
+    expect(replaced.body.document.metadata).toEqual({ year: 2025 });
+    const after = await chunks();
+    expect(after[`${id}:0`]).toEqual({ document_id: id, chunk_index: 0, year: 2025 });
+    expect(after['elsewhere:0']).toEqual({ document_id: 'elsewhere' });
+    const found = await call(t.app, 'POST', `/rag_collections/${collectionId}/query`, {
+      token: token(),
+      body: { query: 'leave policy', top_k: 5, filter: { field: 'year', op: 'eq', value: 2025 } },
+    });
+    expect(found.body.documents.map((d: { id: string }) => d.id).sort()).toEqual([`${id}:0`, `${id}:1`]);
+    const listed = await call(t.app, 'GET', `/rag_collections/${collectionId}/documents`, { token: token() });
+    expect(listed.body.documents.find((d: { id: string }) => d.id === id).metadata).toEqual({ year: 2025 });
+  });
+
+  it('refuses fields Atelier names itself, too many, dotted names, empty or nested values, and changes nothing', async () => {
+    const up = await upload(t.app, token(), collectionId, [{ filename: 'checked.md', content: '# Checked' }]);
+    const id = up.body.documents[0].id as string;
+    const path = `/rag_collections/${collectionId}/documents/${id}`;
+    await call(t.app, 'PATCH', path, { token: token(), body: { metadata: { team: 'ops' } } });
+    const bad: [unknown, RegExp][] = [
+      [{ Filename: 'x' }, /name Atelier gives its own metadata/],
+      [{ page: 3 }, /name Atelier gives its own metadata/],
+      [Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`f${i}`, i])), /at most 20 metadata fields/],
+      [{ 'a.b': 'x' }, /letters, digits, spaces/],
+      [{ team: '  ' }, /needs a value/],
+      [{ team: { nested: true } }, /./],
+      [{ team: null }, /./],
+      [{ team: 'x'.repeat(501) }, /at most 500 characters/],
+      ['HR', /./],
+    ];
+    for (const [metadata, detail] of bad) {
+      const res = await call(t.app, 'PATCH', path, { token: token(), body: { metadata } });
+      expect(res.status, JSON.stringify(metadata)).toBe(422);
+      expect(res.body.detail, JSON.stringify(metadata)).toMatch(detail);
+    }
+    expect((await rowOf(id)).metadata).toEqual({ team: 'ops' });
+  });
+
+  it('an upload gives its documents fields; a file uploaded again keeps its own unless new ones are given', async () => {
+    const fields = { metadata: JSON.stringify({ department: 'Sales', region: 'EMEA' }) };
+    const first = await upload(
+      t.app,
+      token(),
+      collectionId,
+      [
+        { filename: 'pricing.md', content: '# Pricing' },
+        { filename: 'terms.md', content: '# Terms' },
+      ],
+      fields,
+    );
+    expect(first.status).toBe(202);
+    for (const d of first.body.documents) expect(d.metadata).toEqual({ department: 'Sales', region: 'EMEA' });
+    const again = await upload(t.app, token(), collectionId, [
+      { filename: 'pricing.md', content: '# Pricing v2' },
+    ]);
+    expect(again.body.documents[0].metadata).toEqual({ department: 'Sales', region: 'EMEA' });
+    const renamed = await upload(
+      t.app,
+      token(),
+      collectionId,
+      [{ filename: 'terms.md', content: '# Terms' }],
+      { metadata: JSON.stringify({ department: 'Legal' }) },
+    );
+    expect(renamed.body.documents[0].metadata).toEqual({ department: 'Legal' });
+
+    const listed = await call(t.app, 'GET', `/rag_collections/${collectionId}/metadata_fields`, {
+      token: token(),
+    });
+    expect(listed.status).toBe(200);
+    const department = listed.body.fields.find((f: { key: string }) => f.key === 'department');
+    expect(department).toMatchObject({ types: ['string'], documents: 2 });
+    expect(department.values).toEqual(
+      expect.arrayContaining([
+        { value: 'Sales', documents: 1 },
+        { value: 'Legal', documents: 1 },
+      ]),
+    );
+
+    const before = files().length;
+    for (const [form, code] of [
+      [{ metadata: '{not json' }, 'invalid_metadata'],
+      [{ metadata: JSON.stringify({ chunk_index: 1 }) }, 'invalid_metadata'],
+      [{ tags: 'HR' }, 'unknown_field'],
+    ] as const) {
+      const res = await upload(
+        t.app,
+        token(),
+        collectionId,
+        [{ filename: 'refused.md', content: '# No' }],
+        form,
+      );
+      expect(res.status, JSON.stringify(form)).toBe(422);
+      expect(res.body.code).toBe(code);
+    }
+    expect(files().length).toBe(before);
+  });
+
   it("another organization's documents are not found and cannot be added to", async () => {
     const up = await upload(t.app, token(), collectionId, [{ filename: 'mine.txt', content: 'mine' }]);
     const id = up.body.documents[0].id as string;
@@ -253,12 +393,18 @@ describe('documents', () => {
     expect((await upload(t.app, theirs, collectionId, [{ filename: 'x.txt', content: 'x' }])).status).toBe(
       404,
     );
-    for (const method of ['GET', 'DELETE'] as const) {
+    for (const method of ['GET', 'DELETE', 'PATCH'] as const) {
       const res = await call(t.app, method, `/rag_collections/${collectionId}/documents/${id}`, {
         token: theirs,
+        ...(method === 'PATCH' ? { body: { metadata: { owner: 'them' } } } : {}),
       });
       expect(res.status, method).toBe(404);
     }
+    const fields = await call(t.app, 'GET', `/rag_collections/${collectionId}/metadata_fields`, {
+      token: theirs,
+    });
+    expect(fields.status).toBe(404);
+    expect((await rowOf(id)).metadata).toEqual({});
     expect(existsSync(join(dir(), id))).toBe(true);
   });
 });

@@ -10,8 +10,11 @@ export interface UploadFile {
   mimeType?: string;
 }
 
-/** A multipart/form-data body of `file` parts, for inject. */
-export function multipart(files: UploadFile[]): { payload: Buffer; contentType: string } {
+/** A multipart/form-data body of `file` parts, then form fields, for inject. */
+export function multipart(
+  files: UploadFile[],
+  fields: Record<string, string> = {},
+): { payload: Buffer; contentType: string } {
   const boundary = `atelier-${randomBytes(8).toString('hex')}`;
   const parts = files.flatMap((f) => [
     Buffer.from(
@@ -21,6 +24,11 @@ export function multipart(files: UploadFile[]): { payload: Buffer; contentType: 
     Buffer.isBuffer(f.content) ? f.content : Buffer.from(f.content),
     Buffer.from('\r\n'),
   ]);
+  for (const [name, value] of Object.entries(fields)) {
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+    );
+  }
   return {
     payload: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]),
     contentType: `multipart/form-data; boundary=${boundary}`,
@@ -28,8 +36,14 @@ export function multipart(files: UploadFile[]): { payload: Buffer; contentType: 
 }
 
 /** Uploads files to a collection through inject; answers status and JSON body. */
-export async function upload(app: FastifyInstance, token: string, collectionId: string, files: UploadFile[]) {
-  const { payload, contentType } = multipart(files);
+export async function upload(
+  app: FastifyInstance,
+  token: string,
+  collectionId: string,
+  files: UploadFile[],
+  fields?: Record<string, string>,
+) {
+  const { payload, contentType } = multipart(files, fields);
   const res = await app.inject({
     method: 'POST',
     url: `/rag_collections/${collectionId}/documents`,

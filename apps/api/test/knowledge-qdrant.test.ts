@@ -88,9 +88,13 @@ describe('a Qdrant connector', () => {
     const created = await call(t.app, 'POST', '/rag_collections', { token: token(), body });
     expect(created.status).toBe(201);
     const collectionId = created.body.id as string;
-    const uploaded = await upload(t.app, token(), collectionId, [
-      { filename: 'leave.txt', content: 'Every employee has 27 days of paid annual leave each year.' },
-    ]);
+    const uploaded = await upload(
+      t.app,
+      token(),
+      collectionId,
+      [{ filename: 'leave.txt', content: 'Every employee has 27 days of paid annual leave each year.' }],
+      { metadata: JSON.stringify({ department: 'HR', 'cost center': 'Paris' }) },
+    );
     expect(uploaded.status).toBe(202);
     const until = Date.now() + 30_000;
     let status = '';
@@ -116,6 +120,24 @@ describe('a Qdrant connector', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.documents[0]).toMatchObject({
       source: { collection_id: collectionId, filename: 'leave.txt', chunk_index: 0 },
+      metadata: { department: 'HR', 'cost center': 'Paris' },
     });
+
+    // The document's fields edited: its points' payloads change in place, and filters follow.
+    const documentId = answer.body.documents[0].source.document_id as string;
+    const edited = await call(t.app, 'PATCH', `/rag_collections/${collectionId}/documents/${documentId}`, {
+      token: token(),
+      body: { metadata: { department: 'People', year: 2025 } },
+    });
+    expect(edited.status).toBe(200);
+    const ask = (filter: object) =>
+      call(t.app, 'POST', `/rag_collections/${collectionId}/query`, {
+        token: token(),
+        body: { query: 'How many days of paid leave?', top_k: 1, filter },
+      });
+    const people = await ask({ field: 'department', op: 'eq', value: 'People' });
+    expect(people.body.documents[0].metadata).toMatchObject({ department: 'People', year: 2025 });
+    expect(people.body.documents[0].metadata).not.toHaveProperty('cost center');
+    expect((await ask({ field: 'department', op: 'eq', value: 'HR' })).body.documents).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@ export const ragDocument = (fields: Partial<RagDocument> = {}): RagDocument => (
   chunks_skipped: 0,
   ocr_pages: 0,
   ocr_pictures: 0,
+  metadata: {},
   error: null,
   created_at: '2026-11-30T10:00:00.000Z',
   updated_at: '2026-11-30T10:00:00.000Z',

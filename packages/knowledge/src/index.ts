@@ -21,3 +21,4 @@ export {
 } from './retrieve/answer-sources';
 export { type WebSource, WEB_DOCUMENT_BYTES } from './ingest/web-source';
 export { documentChunks } from './service/chunk-lookup';
+export { syncDocumentMetadata, type DocumentFields } from './service/document-metadata';

@@ -185,7 +185,10 @@ export async function queueDocument(
   env: Env,
   collectionId: string,
   filename: string,
-  content: { fixture: string } | { text: string } | { data: Uint8Array },
+  content: ({ fixture: string } | { text: string } | { data: Uint8Array }) & {
+    /** The document's own metadata fields (set on the row before it is queued). */
+    metadata?: Record<string, string | number | boolean>;
+  },
   /** Another capability instance (its own data directory) to ingest the document instead of env's. */
   worker: { knowledge: Knowledge; dataDir: string } = env,
 ): Promise<string> {
@@ -207,11 +210,18 @@ export async function queueDocument(
     attempts: 0,
     error: null,
     lockedUntil: null,
+    ...(content.metadata ? { metadata: content.metadata } : {}),
   };
   if (existing) {
     await env.q(
-      "UPDATE rag_documents SET status = 'queued', storage_path = $2, storage_node = $4, sha256 = $3, progress = 0, attempts = 0, error = NULL, locked_until = NULL WHERE id = $1",
-      [id, storagePath, values.sha256, values.storageNode],
+      "UPDATE rag_documents SET status = 'queued', storage_path = $2, storage_node = $4, sha256 = $3, progress = 0, attempts = 0, error = NULL, locked_until = NULL, metadata = coalesce($5::jsonb, metadata) WHERE id = $1",
+      [
+        id,
+        storagePath,
+        values.sha256,
+        values.storageNode,
+        content.metadata ? JSON.stringify(content.metadata) : null,
+      ],
     );
   } else {
     await env.db.insert(ragDocuments).values({

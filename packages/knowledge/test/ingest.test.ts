@@ -211,6 +211,65 @@ describe('ingestion through the worker', () => {
     expect(await count()).toBe(25);
   });
 
+  it("writes a document's own fields on its chunks, on kept chunks too, and after an edit made while it is ingested", async () => {
+    const { id, collectionName } = await addCollection(env, { chunkSize: 100, chunkOverlap: 0 });
+    const table = `kb."${collectionName}"`;
+    const tagged = async (docId: string, field: string, value: string) =>
+      (
+        await env.q<{ n: number }>(
+          `SELECT count(*)::int AS n FROM ${table} WHERE metadata->>'document_id' = $1 AND metadata->>$2 = $3`,
+          [docId, field, value],
+        )
+      )[0]!.n;
+    const policy = await queueDocument(env, id, 'policy.txt', {
+      text: paragraphs(30),
+      metadata: { department: 'HR', year: 2024 },
+    });
+    expect(await settled(env, policy)).toMatchObject({ status: 'ready', chunkCount: 30 });
+    expect(await tagged(policy, 'department', 'HR')).toBe(30);
+    const filtered = await env.knowledge.query(env.scope, id, {
+      query: 'topic3',
+      top_k: 5,
+      filter: {
+        and: [
+          { field: 'department', op: 'eq', value: 'HR' },
+          { field: 'year', op: 'eq', value: 2024 },
+        ],
+      },
+    });
+    expect(filtered.documents.length).toBe(5);
+    expect(filtered.documents[0]!.metadata).toMatchObject({
+      department: 'HR',
+      year: 2024,
+      document_id: policy,
+    });
+    const none = await env.knowledge.query(env.scope, id, {
+      query: 'topic3',
+      top_k: 5,
+      filter: { field: 'department', op: 'eq', value: 'Sales' },
+    });
+    expect(none.documents).toEqual([]);
+
+    // The same text uploaded again with new fields (written on the row only): the kept chunks get them.
+    await queueDocument(env, id, 'policy.txt', { text: paragraphs(30), metadata: { department: 'Legal' } });
+    expect(await settled(env, policy)).toMatchObject({ status: 'ready', chunksSkipped: 30 });
+    expect(await tagged(policy, 'department', 'Legal')).toBe(30);
+
+    // Fields edited on the row while the chunks are written: the ingestion brings every chunk to them.
+    const big = await queueDocument(env, id, 'big.txt', { text: paragraphs(3000), metadata: { team: 'a' } });
+    let during = false;
+    for (let i = 0; i < 400 && !during; i++) {
+      const row = await documentRow(env, big);
+      during = row?.status === 'processing' && row.chunkCount > 0;
+      if (!during) await new Promise((r) => setTimeout(r, 10));
+    }
+    await env.q(`UPDATE rag_documents SET metadata = '{"team": "b", "year": 2025}' WHERE id = $1`, [big]);
+    expect(during && (await documentRow(env, big))!.status).toBe('processing');
+    expect(await settled(env, big)).toMatchObject({ status: 'ready', chunkCount: 3000 });
+    expect(await tagged(big, 'team', 'b')).toBe(3000);
+    expect(await tagged(big, 'year', '2025')).toBe(3000);
+  });
+
   it('deleting a document while it is ingested leaves none of its chunks behind', async () => {
     const { id, collectionName } = await addCollection(env, { chunkSize: 100, chunkOverlap: 0 });
     const { count } = await storeOf(collectionName);

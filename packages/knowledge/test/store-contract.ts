@@ -446,6 +446,66 @@ export function describeStoreContract(
       expect(await store.deleteByIds('pruned', [])).toBe(0);
     });
 
+    it("changes the metadata of a filter's chunks in place: fields set and removed, others and vectors kept", async () => {
+      await store.createCollection({ name: 'tagged', dimension: 2 });
+      await store.upsert(
+        'tagged',
+        Array.from({ length: 6 }, (_, i) => ({
+          id: `t${i}`,
+          content: `t ${i}`,
+          embedding: [1, i],
+          metadata: { document_id: i < 4 ? 'd1' : 'd2', chunk_index: i, 'old field': 'x', year: 2020 },
+        })),
+      );
+      const before = await store.query('tagged', { vector: [1, 3], topK: 6 });
+      const change = {
+        set: { department: 'HR', year: 2024, 'cost center': 'Paris 2' },
+        unset: ['old field'],
+      };
+      expect(
+        await store.updateMetadata('tagged', { field: 'document_id', op: 'eq', value: 'd1' }, change),
+      ).toBe(4);
+      const rows = new Map((await store.preview('tagged', { limit: 100 })).map((c) => [c.id, c]));
+      expect(rows.get('t0')!.metadata).toEqual({
+        document_id: 'd1',
+        chunk_index: 0,
+        year: 2024,
+        department: 'HR',
+        'cost center': 'Paris 2',
+      });
+      expect(rows.get('t5')!.metadata).toEqual({
+        document_id: 'd2',
+        chunk_index: 5,
+        'old field': 'x',
+        year: 2020,
+      });
+      expect(rows.get('t0')!.contentHash).toBe(before.find((c) => c.id === 't0')!.contentHash);
+      // The new fields filter at once; the search itself is unchanged.
+      const hr = await store.query('tagged', {
+        vector: [1, 3],
+        topK: 6,
+        filter: {
+          and: [
+            { field: 'department', op: 'eq', value: 'HR' },
+            { field: 'year', op: 'gte', value: 2024 },
+          ],
+        },
+      });
+      expect(ids(hr)).toEqual(['t0', 't1', 't2', 't3']);
+      const after = await store.query('tagged', { vector: [1, 3], topK: 6 });
+      expect(after.map((c) => [c.id, c.score.toFixed(6)])).toEqual(
+        before.map((c) => [c.id, c.score.toFixed(6)]),
+      );
+      expect(
+        await store.updateMetadata('tagged', { field: 'document_id', op: 'eq', value: 'none' }, change),
+      ).toBe(0);
+      await expectKnowledgeError(
+        store.updateMetadata('absent', { field: 'document_id', op: 'eq', value: 'd1' }, change),
+        404,
+        'collection_not_found',
+      );
+    });
+
     it(`pages the preview in ${capabilities.previewInIdOrder ? 'id order' : 'a stable order covering every chunk once'}`, async () => {
       await store.createCollection({ name: 'paged', dimension: 2 });
       await store.upsert(

@@ -6,6 +6,7 @@ import {
   documentStatuses,
   fullTextLanguages,
   KNOWLEDGE_LIMITS,
+  RESERVED_METADATA_KEYS,
   toolTypes,
   vectorDistances,
 } from './constants';
@@ -218,6 +219,61 @@ export type UpdateRagCollectionBody = z.infer<typeof updateRagCollectionBody>;
 // ---------------------------------------------------------------------------------------------
 // Documents
 
+const reserved = new Set(RESERVED_METADATA_KEYS);
+/**
+ * A document's own metadata field name: letters, digits, spaces, `_` and `-` (no dots: a filter's
+ * dotted field is a path), not a name Atelier writes itself (RESERVED_METADATA_KEYS).
+ */
+export const documentMetadataKey = z
+  .string()
+  .trim()
+  .min(1, { error: 'a field needs a name' })
+  .max(KNOWLEDGE_LIMITS.maxMetadataKeyChars, {
+    error: `a field name is at most ${KNOWLEDGE_LIMITS.maxMetadataKeyChars} characters`,
+  })
+  .regex(/^[\p{L}\p{N}_][\p{L}\p{N}_ -]*$/u, {
+    error: 'a field name holds letters, digits, spaces, "_" and "-" only',
+  })
+  .refine((key) => !reserved.has(key.toLowerCase()), {
+    error: (issue) => `"${String(issue.input)}" is a name Atelier gives its own metadata; choose another`,
+  });
+export const documentMetadataValue = z.union([
+  z
+    .string()
+    .trim()
+    .min(1, { error: 'a field needs a value (remove the field instead)' })
+    .max(KNOWLEDGE_LIMITS.maxMetadataValueChars, {
+      error: `a value is at most ${KNOWLEDGE_LIMITS.maxMetadataValueChars} characters`,
+    }),
+  z.number().finite(),
+  z.boolean(),
+]);
+/**
+ * A document's own metadata (`{"department": "HR", "year": 2024}`): written on each of its chunks, so
+ * retrieval can be filtered by it; at most 20 fields.
+ */
+export const documentMetadata = z
+  .record(z.string(), documentMetadataValue)
+  .superRefine((fields, ctx) => {
+    const keys = Object.keys(fields);
+    if (keys.length > KNOWLEDGE_LIMITS.maxDocumentMetadataFields) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `a document has at most ${KNOWLEDGE_LIMITS.maxDocumentMetadataFields} metadata fields`,
+      });
+    }
+    // Each name checked here, so its own reason is answered (a record's key schema reports only "Invalid key").
+    for (const key of keys) {
+      const checked = documentMetadataKey.safeParse(key);
+      if (!checked.success)
+        ctx.addIssue({ code: 'custom', message: checked.error.issues[0]!.message, path: [key] });
+    }
+  })
+  .transform((fields) =>
+    Object.fromEntries(Object.entries(fields).map(([key, value]) => [key.trim(), value])),
+  );
+export type DocumentMetadata = z.infer<typeof documentMetadata>;
+
 export const ragDocument = z.object({
   id: z.string(),
   collection_id: z.string(),
@@ -235,6 +291,8 @@ export const ragDocument = z.object({
   ocr_pages: z.number().int(),
   /** Pictures inside the document (on a PDF's pages, in a Word, PowerPoint or OpenDocument file) the OCR model read. */
   ocr_pictures: z.number().int(),
+  /** The document's own metadata fields, written on each of its chunks (filters can use them). */
+  metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   error: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -243,6 +301,25 @@ export type RagDocument = z.infer<typeof ragDocument>;
 export const ragDocumentsAnswer = z.object({ documents: z.array(ragDocument) });
 export const ragDocumentAnswer = z.object({ document: ragDocument });
 export const documentParams = z.object({ id: uuid, documentId: uuid }).strict();
+/** A document's metadata replaced as a whole (a field left out is removed); its chunks are updated, not embedded again. */
+export const updateRagDocumentBody = z.object({ metadata: documentMetadata }).strict();
+export type UpdateRagDocumentBody = z.infer<typeof updateRagDocumentBody>;
+
+/** A metadata field the collection's documents have: its name, kind and most frequent values. */
+export const metadataField = z.object({
+  key: z.string(),
+  /** The kinds of value it holds across documents (usually one). */
+  types: z.array(z.enum(['string', 'number', 'boolean'])),
+  /** Documents having the field. */
+  documents: z.number().int(),
+  /** Its most frequent values (at most 50), most frequent first, with how many documents have each. */
+  values: z.array(
+    z.object({ value: z.union([z.string(), z.number(), z.boolean()]), documents: z.number().int() }),
+  ),
+});
+export type MetadataField = z.infer<typeof metadataField>;
+export const metadataFieldsAnswer = z.object({ fields: z.array(metadataField) });
+export type MetadataFieldsAnswer = z.infer<typeof metadataFieldsAnswer>;
 /**
  * A page of a document's chunks in their order (`metadata.chunk_index`), as its collection's store
  * holds them: what the parser, the splitter and OCR made of it. `total`: the document's chunk count.
@@ -265,6 +342,8 @@ export const addWebDocumentsBody = z
     max_pages: z.number().int().min(1).max(KNOWLEDGE_LIMITS.maxWebPages).optional(),
     /** With `sitemap`: only pages whose address contains one of these (`*` makes a glob of the whole URL). */
     filter: z.array(z.string().trim().min(1).max(500)).max(20).optional(),
+    /** The pages' own metadata fields (a page added again keeps its own unless these are given). */
+    metadata: documentMetadata.optional(),
   })
   .strict();
 export type AddWebDocumentsBody = z.infer<typeof addWebDocumentsBody>;

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A local stand-in for Qdrant's REST API, the subset Atelier's store uses: collections (PUT, GET,
- * DELETE, list, exists, payload index), points (upsert, delete by ids or filter, query, scroll,
- * count). Exact search (Cosine on vectors normalized at upsert, as Qdrant does; Euclid; Dot), Qdrant's
+ * DELETE, list, exists, payload index), points (upsert, delete by ids or filter, set and delete
+ * payload, query, scroll, count). Exact search (Cosine on vectors normalized at upsert, as Qdrant does; Euclid; Dot), Qdrant's
  * filter semantics (must/should/must_not; match value/any/text; range on numbers and datetimes;
  * is_null, is_empty, has_id; array values match when an element does), the `{ result, status, time }`
  * envelope, and the `api-key` header when one is configured.
@@ -71,6 +71,10 @@ function idKey(id: unknown): string {
 }
 
 /** Splits a payload key (`metadata.author.name`, `metadata."a key"`) into its parts. */
+function isObject(value: unknown): value is Payload {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function keyParts(key: string): string[] {
   const parts: string[] = [];
   const re = /"([^"]*)"|([^."]+)/g;
@@ -205,6 +209,15 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
     [...c.points.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .filter(([, point]) => !filter || matches(point, filter, c));
+  /** The points a request selects: by `points` ids or by `filter`. */
+  const selected = (c: FakeQdrantCollection, body: Payload) => {
+    if (Array.isArray(body.points)) {
+      const ids = new Set(body.points.map(idKey));
+      return [...c.points.entries()].filter(([key]) => ids.has(key));
+    }
+    if (body.filter) return sorted(c, body.filter as Filter);
+    throw new HttpError(400, 'Format error in JSON body: points or filter is required');
+  };
   const vectorOf = (c: FakeQdrantCollection, raw: unknown, using = ''): number[] => {
     const params = c.vectors[using];
     if (!params) throw new HttpError(400, `Wrong input: Not existing vector name error: ${using}`);
@@ -307,6 +320,45 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
           for (const [key] of sorted(c, body.filter as Filter)) c.points.delete(key);
         } else {
           throw new HttpError(400, 'Format error in JSON body: points or filter is required');
+        }
+        return { operation_id: 0, status: 'completed' };
+      },
+    ],
+    [
+      'POST',
+      /^\/collections\/([^/]+)\/points\/payload$/,
+      ([name], body) => {
+        // Set payload: the fields merged into each selected point's payload, or into the object at `key`.
+        const c = collection(name!);
+        if (!isObject(body.payload))
+          throw new HttpError(400, 'Format error in JSON body: payload is required');
+        const path = typeof body.key === 'string' ? keyParts(body.key) : [];
+        for (const [, point] of selected(c, body)) {
+          let target = point.payload;
+          for (const part of path) {
+            if (!isObject(target[part])) target[part] = {};
+            target = target[part] as Payload;
+          }
+          Object.assign(target, structuredClone(body.payload));
+        }
+        return { operation_id: 0, status: 'completed' };
+      },
+    ],
+    [
+      'POST',
+      /^\/collections\/([^/]+)\/points\/payload\/delete$/,
+      ([name], body) => {
+        // Delete payload: each key is a path; its last part is removed from the object it leads to.
+        const c = collection(name!);
+        if (!Array.isArray(body.keys))
+          throw new HttpError(400, 'Format error in JSON body: keys is required');
+        for (const [, point] of selected(c, body)) {
+          for (const key of body.keys as string[]) {
+            const parts = keyParts(key);
+            let target: unknown = point.payload;
+            for (const part of parts.slice(0, -1)) target = isObject(target) ? target[part] : undefined;
+            if (isObject(target)) delete target[parts.at(-1)!];
+          }
         }
         return { operation_id: 0, status: 'completed' };
       },

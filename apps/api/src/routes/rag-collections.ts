@@ -8,6 +8,7 @@ import {
   idParams,
   KNOWLEDGE_LIMITS,
   messageBody,
+  metadataFieldsAnswer,
   previewQuery,
   queryCollectionAnswer,
   queryCollectionBody,
@@ -16,11 +17,13 @@ import {
   ragDocumentAnswer,
   ragDocumentsAnswer,
   updateRagCollectionBody,
+  updateRagDocumentBody,
   workspaceQuery,
 } from '@atelier/schemas';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BUILDERS, principalOf } from '../plugins/auth';
 import { AppError } from '../services/errors';
+import type { UploadPart } from '../services/knowledge/upload-files';
 import { AUTHED, errorAnswers } from './responses';
 
 const tags = ['knowledge'];
@@ -31,7 +34,8 @@ const UPLOAD_LIMITS = {
   fileSize: KNOWLEDGE_LIMITS.maxDocumentBytes,
   files: KNOWLEDGE_LIMITS.maxFilesPerUpload,
   fields: 10,
-  fieldSize: 1024,
+  // The `metadata` field: 20 fields of up to 500 characters, as JSON.
+  fieldSize: 16 * 1024,
   fieldNameSize: 100,
   parts: KNOWLEDGE_LIMITS.maxFilesPerUpload + 10,
   headerPairs: 100,
@@ -150,7 +154,7 @@ const ragCollectionsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          'Upload documents (multipart/form-data, "file" parts: up to 20 files of up to 100 MB, streamed to disk) and queue their ingestion; a file of a folder may be named by its path in the folder (policies/2024/leave.pdf); the same name again replaces the document',
+          'Upload documents (multipart/form-data, "file" parts: up to 20 files of up to 100 MB, streamed to disk) and queue their ingestion; a file of a folder may be named by its path in the folder (policies/2024/leave.pdf); the same name again replaces the document (keeping its metadata fields). An optional "metadata" field, a JSON object such as {"department": "HR", "year": 2024}, gives every file\'s document these fields',
         consumes: ['multipart/form-data'],
         params: idParams,
         response: { 202: ragDocumentsAnswer, ...errorAnswers(...AUTHED, 404, 409, 413, 415, 429) },
@@ -161,7 +165,7 @@ const ragCollectionsRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!request.isMultipart()) {
           throw new AppError(415, 'unsupported_media_type', 'Send the files as multipart/form-data.');
         }
-        return request.files();
+        return request.parts() as AsyncIterable<UploadPart>;
       });
       return reply.status(202).send({ documents: uploaded });
     },
@@ -238,6 +242,46 @@ const ragCollectionsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       documents.chunks(principalOf(request), request.params.id, request.params.documentId, request.query),
+  );
+
+  app.patch(
+    '/rag_collections/:id/documents/:documentId',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary:
+          "Replace a document's own metadata fields (a field left out is removed): written on each of its chunks at once, without embedding them again, so retrieval filters can use them",
+        params: documentParams,
+        body: updateRagDocumentBody,
+        response: { 200: ragDocumentAnswer, ...errorAnswers(...AUTHED, 404, 502, 504) },
+      },
+    },
+    async (request) => ({
+      document: await documents.update(
+        principalOf(request),
+        request.params.id,
+        request.params.documentId,
+        request.body.metadata,
+      ),
+    }),
+  );
+
+  app.get(
+    '/rag_collections/:id/metadata_fields',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary:
+          "The metadata fields the collection's documents have: each with its kinds of value, how many documents have it and its 50 most frequent values",
+        params: idParams,
+        response: { 200: metadataFieldsAnswer, ...errorAnswers(...AUTHED, 404) },
+      },
+    },
+    async (request) => ({
+      fields: await documents.metadataFields(principalOf(request), request.params.id),
+    }),
   );
 
   app.delete(

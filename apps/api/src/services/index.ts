@@ -97,6 +97,7 @@ export function createServices(deps: ServiceDeps) {
       urlPolicy: deps.providerUrlPolicy,
       knowledge: deps.runtime.knowledge,
       dataDir: deps.dataDir,
+      onError: deps.onKnowledgeError,
     }),
     simpleChat,
     apiKeys: createApiKeysService({

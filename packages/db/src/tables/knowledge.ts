@@ -136,6 +136,8 @@ export const ragDocuments = pgTable(
     ocrPages: integer('ocr_pages').notNull().default(0),
     /** Pictures inside the document (on a PDF's pages, in a Word file, on slides) the OCR model read. */
     ocrPictures: integer('ocr_pictures').notNull().default(0),
+    /** The document's own metadata fields (`{"department": "HR"}`), written on each of its chunks. */
+    metadata: jsonb('metadata').$type<Record<string, string | number | boolean>>().notNull().default({}),
     error: text('error'),
     attempts: integer('attempts').notNull().default(0),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),

@@ -1,11 +1,13 @@
 import { readFile, rm } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import type { MeterScope } from '@atelier/metering';
 import { KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
 import type { KnowledgeDeps } from '../facade';
 import { parseDocument, type ParsedDocument } from '../parse/index';
 import { decodeText } from '../parse/text';
 import { documentChunkHashes } from '../service/chunk-lookup';
+import { syncDocumentMetadata } from '../service/document-metadata';
 import type { ModelCalls } from '../service/models';
 import { loadCollectionById, setDimension, type CollectionRecord } from '../service/records';
 import type { SqlClient } from '../stores/sql-client';
@@ -13,7 +15,7 @@ import { contentHash, KnowledgeError, type ChunkInput, type VectorStore } from '
 import { chunkDocument, documentMetadata } from './chunk';
 import { loadOcrCache } from './ocr-cache';
 import { needsOcr, readByOcr } from './ocr-pages';
-import type { ClaimedDocument, Lease } from './queue';
+import { documentFields, type ClaimedDocument, type Lease } from './queue';
 import { fetchWebDocument, WEB_DOCUMENT_BYTES } from './web-source';
 
 /** What ingesting a document needs from the capability. */
@@ -210,7 +212,13 @@ export async function ingestDocument(
   }
   signal.throwIfAborted();
 
-  const base = { document_id: document.id, filename: document.filename, ...documentMetadata(parsed) };
+  // The document's own fields first: Atelier's own names (reserved for them) always win.
+  const base = {
+    ...document.metadata,
+    document_id: document.id,
+    filename: document.filename,
+    ...documentMetadata(parsed),
+  };
   const chunks: ChunkInput[] = pieces.map((piece, index) => ({
     id: `${document.id}:${index}`,
     content: piece.content,
@@ -283,6 +291,19 @@ export async function ingestDocument(
         { field: 'document_id', op: 'eq', value: document.id },
         { field: 'chunk_index', op: 'gte', value: chunks.length },
       ],
+    });
+  }
+  // Fields edited while the chunks were written, or chunks kept from before (smart insertion): every
+  // chunk is brought to the row's fields.
+  const fields = await documentFields(ctx.sql, document.id);
+  const edited = fields !== null && !isDeepStrictEqual(fields, document.metadata);
+  if (edited || (skipped > 0 && fields && Object.keys(fields).length > 0)) {
+    await syncDocumentMetadata({
+      store,
+      collection: name,
+      documentId: document.id,
+      current: () => documentFields(ctx.sql, document.id),
+      stale: Object.keys(document.metadata),
     });
   }
   const finished = await lease.update({

@@ -1,4 +1,5 @@
 import type { SqlClient } from '../stores/sql-client';
+import type { DocumentFields } from '../service/document-metadata';
 
 /** A document row claimed by this worker, as ingestion needs it. */
 export interface ClaimedDocument {
@@ -15,6 +16,8 @@ export interface ClaimedDocument {
   uploadedBy: string | null;
   /** Chunks stored by an earlier ingestion (or an interrupted one): 0 means none to compare with. */
   chunkCount: number;
+  /** The document's own metadata fields when it was claimed: written on each chunk made. */
+  metadata: DocumentFields;
 }
 
 interface ClaimRow {
@@ -26,6 +29,7 @@ interface ClaimRow {
   mime_type: string;
   storage_path: string | null;
   source_url: string | null;
+  metadata: DocumentFields | string;
   attempts: number;
   uploaded_by: string | null;
   chunk_count: number;
@@ -50,7 +54,7 @@ export async function claimDocument(
                    AND (storage_node = $2 OR source_url IS NOT NULL)
                  ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1)
      RETURNING id, organization_id, workspace_id, collection_id, filename, mime_type, storage_path,
-       source_url, attempts, uploaded_by, chunk_count, locked_until::text AS lease`,
+       source_url, metadata, attempts, uploaded_by, chunk_count, locked_until::text AS lease`,
     [leaseSeconds, storageNode],
   );
   if (!row) return null;
@@ -66,6 +70,7 @@ export async function claimDocument(
     attempts: row.attempts,
     uploadedBy: row.uploaded_by,
     chunkCount: row.chunk_count,
+    metadata: fieldsOf(row.metadata),
   };
   return { document, lease: new Lease(sql, row.id, row.lease, leaseSeconds) };
 }
@@ -158,6 +163,19 @@ export class Lease {
     this.chain = next.catch(() => undefined);
     return next;
   }
+}
+
+/** A JSON column as the driver answers it: parsed (node-postgres, PGlite) or text. */
+const fieldsOf = (value: DocumentFields | string | null | undefined): DocumentFields =>
+  typeof value === 'string' ? (JSON.parse(value) as DocumentFields) : (value ?? {});
+
+/** A document's own metadata fields now; null once it is deleted. */
+export async function documentFields(sql: SqlClient, id: string): Promise<DocumentFields | null> {
+  const [row] = await sql.query<{ metadata: DocumentFields | string }>(
+    'SELECT metadata FROM rag_documents WHERE id = $1',
+    [id],
+  );
+  return row ? fieldsOf(row.metadata) : null;
 }
 
 /** Whether a document row still exists (a deleted one must not come back). */

@@ -20,6 +20,7 @@ import {
   type Distance,
   type JsonValue,
   type Metadata,
+  type MetadataChange,
   type MetadataFilter,
   type PreviewOptions,
   type ScoredChunk,
@@ -973,6 +974,27 @@ export class PgvectorStore implements VectorStore {
         : '';
       const [row] = await this.sql.query<{ n: number }>(
         `WITH d AS (DELETE FROM ${target.table} AS t WHERE ${where}${narrow} RETURNING 1) SELECT count(*)::int AS n FROM d`,
+        params.values,
+      );
+      return row?.n ?? 0;
+    });
+  }
+
+  updateMetadata(name: string, filter: MetadataFilter, change: MetadataChange): Promise<number> {
+    return this.on(name, async (found) => {
+      const target = this.writable(found);
+      const params = new Params();
+      const set = params.add(JSON.stringify(change.set));
+      const unset = params.add(JSON.stringify(change.unset));
+      const where = compileFilter(filter, target.metadata, params);
+      const contains = containment(filter);
+      const narrow = contains
+        ? ` AND ${target.metadata} @> ${params.add(JSON.stringify(contains))}::jsonb`
+        : '';
+      const [row] = await this.sql.query<{ n: number }>(
+        `WITH u AS (UPDATE ${target.table} AS t SET metadata =
+           (t.metadata - ARRAY(SELECT jsonb_array_elements_text(${unset}::jsonb))) || ${set}::jsonb
+           WHERE ${where}${narrow} RETURNING 1) SELECT count(*)::int AS n FROM u`,
         params.values,
       );
       return row?.n ?? 0;

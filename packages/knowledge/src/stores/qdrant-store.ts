@@ -9,7 +9,7 @@ import {
   type QdrantVectorParams,
 } from './qdrant-client';
 import { parseTextQuery } from './keywords';
-import { compileQdrantFilter, METADATA_KEY, pointId, type QdrantFilter } from './qdrant-filter';
+import { compileQdrantFilter, METADATA_KEY, payloadKey, pointId, type QdrantFilter } from './qdrant-filter';
 import {
   DISTANCES,
   KnowledgeError,
@@ -23,6 +23,7 @@ import {
   type CollectionSummary,
   type Distance,
   type Metadata,
+  type MetadataChange,
   type MetadataFilter,
   type PreviewOptions,
   type ScoredChunk,
@@ -321,6 +322,28 @@ export class QdrantStore implements VectorStore {
     const compiled = compileQdrantFilter(filter);
     const found = await this.count(name, compiled);
     await this.client.call('POST', this.path(name, '/points/delete?wait=true'), { filter: compiled });
+    return found;
+  }
+
+  async updateMetadata(name: string, filter: MetadataFilter, change: MetadataChange): Promise<number> {
+    await this.resolve(name);
+    const compiled = compileQdrantFilter(filter);
+    const found = await this.count(name, compiled);
+    if (found === 0) return 0;
+    // Set payload under our metadata key merges the fields in; delete payload takes their paths.
+    if (Object.keys(change.set).length > 0) {
+      await this.client.call('POST', this.path(name, '/points/payload?wait=true'), {
+        payload: change.set,
+        key: METADATA_KEY,
+        filter: compiled,
+      });
+    }
+    if (change.unset.length > 0) {
+      await this.client.call('POST', this.path(name, '/points/payload/delete?wait=true'), {
+        keys: change.unset.map(payloadKey),
+        filter: compiled,
+      });
+    }
     return found;
   }
 

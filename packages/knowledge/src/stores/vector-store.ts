@@ -83,6 +83,12 @@ export const FILTER_OPS: readonly FilterOp[] = ['eq', 'ne', 'in', 'gt', 'gte', '
 export type MetadataFilter =
   { field: string; op: FilterOp; value: JsonValue } | { and: MetadataFilter[] } | { or: MetadataFilter[] };
 
+/** A change to the metadata of the chunks a filter matches: top-level fields set (added or replaced), then fields removed. */
+export interface MetadataChange {
+  set: Metadata;
+  unset: readonly string[];
+}
+
 export interface VectorQuery {
   vector: readonly number[];
   topK: number;
@@ -121,6 +127,11 @@ export interface VectorStore {
   upsert(name: string, chunks: readonly ChunkInput[], options?: UpsertOptions): Promise<number>;
   deleteByIds(name: string, ids: readonly string[]): Promise<number>;
   deleteWhere(name: string, filter: MetadataFilter): Promise<number>;
+  /**
+   * Changes the metadata of the chunks a filter matches, in place (content, vectors and hashes stay);
+   * answers how many chunks matched.
+   */
+  updateMetadata(name: string, filter: MetadataFilter, change: MetadataChange): Promise<number>;
   query(name: string, query: VectorQuery): Promise<ScoredChunk[]>;
   textSearch(name: string, query: TextQuery): Promise<ScoredChunk[]>;
   /**

@@ -146,4 +146,39 @@ export const KNOWLEDGE_LIMITS = {
   maxQueryChars: 4000,
   previewDefaultLimit: 10,
   previewMaxLimit: 100,
+  /** Fields of one document's own metadata (`department`, `year`…), and the length of a field's name and text. */
+  maxDocumentMetadataFields: 20,
+  maxMetadataKeyChars: 64,
+  maxMetadataValueChars: 500,
 } as const;
+
+/**
+ * The metadata Atelier writes on every chunk of a document (its id, name, place, parse facts): a
+ * document's own metadata fields cannot take these names (compared without case), so a filter on one
+ * always means the same thing and editing a document's fields never touches them.
+ */
+export const RESERVED_METADATA_KEYS: readonly string[] = [
+  'id',
+  'content',
+  'content_hash',
+  'document_id',
+  'filename',
+  'chunk_index',
+  'type',
+  'title',
+  'pages',
+  'slides',
+  'sheets',
+  'chapters',
+  'attachments',
+  'rows',
+  'page',
+  'slide',
+  'sheet',
+  'chapter',
+  'attachment',
+  'ocr',
+  'header 1',
+  'header 2',
+  'header 3',
+];

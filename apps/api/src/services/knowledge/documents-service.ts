@@ -1,18 +1,66 @@
 import { randomUUID } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { ragDocuments, type Db } from '@atelier/db';
-import { documentChunks } from '@atelier/knowledge';
-import type { AddWebDocumentsBody, DocumentChunksAnswer, RagDocument } from '@atelier/schemas';
+import { documentChunks, syncDocumentMetadata, type DocumentFields } from '@atelier/knowledge';
+import type {
+  AddWebDocumentsBody,
+  DocumentChunksAnswer,
+  DocumentMetadata,
+  MetadataField,
+  RagDocument,
+} from '@atelier/schemas';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import { conflict, notFound } from '../errors';
-import { uploadsDirOf, type CollectionsService } from './collections-service';
+import { uploadsDirOf, type CollectionsService, type FoundCollection } from './collections-service';
 import type { ConnectorsService, KnowledgeApi } from './connectors-service';
 import { mapped } from './errors';
 import { discard, keep, stageFiles, type StagedFile, type UploadPart } from './upload-files';
 
 type DocumentRow = typeof ragDocuments.$inferSelect;
+/** A document whose fields an upload or an edit changed, with the fields its chunks had. */
+interface Changed {
+  id: string;
+  before: DocumentFields;
+}
+
+const MAX_FIELD_VALUES = 50;
+
+/** The fields of a collection's documents: each with its kinds, how many documents have it, and its most frequent values. */
+export function fieldsOf(all: readonly DocumentFields[]): MetadataField[] {
+  const fields = new Map<
+    string,
+    {
+      types: Set<'string' | 'number' | 'boolean'>;
+      documents: number;
+      values: Map<string, { value: string | number | boolean; documents: number }>;
+    }
+  >();
+  for (const metadata of all) {
+    for (const [key, value] of Object.entries(metadata)) {
+      let field = fields.get(key);
+      if (!field) fields.set(key, (field = { types: new Set(), documents: 0, values: new Map() }));
+      field.types.add(typeof value as 'string' | 'number' | 'boolean');
+      field.documents += 1;
+      const id = JSON.stringify(value);
+      const seen = field.values.get(id);
+      if (seen) seen.documents += 1;
+      else field.values.set(id, { value, documents: 1 });
+    }
+  }
+  return [...fields.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, field]) => ({
+      key,
+      types: [...field.types].sort(),
+      documents: field.documents,
+      values: [...field.values.values()]
+        .sort((a, b) => b.documents - a.documents || String(a.value).localeCompare(String(b.value)))
+        .slice(0, MAX_FIELD_VALUES),
+    }));
+}
 
 export function toRagDocument(row: DocumentRow): RagDocument {
   return {
@@ -28,6 +76,7 @@ export function toRagDocument(row: DocumentRow): RagDocument {
     chunks_skipped: row.chunksSkipped,
     ocr_pages: row.ocrPages,
     ocr_pictures: row.ocrPictures,
+    metadata: row.metadata,
     error: row.error,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -40,6 +89,7 @@ export interface DocumentsDeps {
   connectors: ConnectorsService;
   knowledge: KnowledgeApi;
   dataDir: string;
+  onError?: (error: unknown, context: string) => void;
 }
 
 /**
@@ -85,23 +135,39 @@ export function createDocumentsService(deps: DocumentsDeps) {
     updatedAt: new Date(),
   });
 
-  /** Records staged files in one transaction; answers each file's row. */
+  /**
+   * Records staged files in one transaction; answers each file's row, and the documents whose fields
+   * the upload changed (`metadata` given) with the fields their stored chunks had.
+   */
   async function record(
     principal: Principal,
     collection: { id: string; workspaceId: string },
     dir: string,
     staged: StagedFile[],
+    metadata: DocumentMetadata | undefined,
   ) {
     return db.transaction(async (tx) => {
       const rows: DocumentRow[] = [];
+      const changed: Changed[] = [];
       for (const file of staged) {
         const [existing] = await tx
           .select()
           .from(ragDocuments)
           .where(and(eq(ragDocuments.collectionId, collection.id), eq(ragDocuments.filename, file.filename)))
           .limit(1);
+        if (existing && metadata && !isDeepStrictEqual(existing.metadata, metadata)) {
+          changed.push({ id: existing.id, before: existing.metadata });
+        }
         if (existing && existing.sha256 === file.sha256 && existing.status === 'ready') {
-          rows.push(existing);
+          if (!metadata) rows.push(existing);
+          else {
+            const [row] = await tx
+              .update(ragDocuments)
+              .set({ metadata, updatedAt: new Date() })
+              .where(eq(ragDocuments.id, existing.id))
+              .returning();
+            rows.push(row!);
+          }
           continue;
         }
         const id = existing?.id ?? randomUUID();
@@ -117,6 +183,8 @@ export function createDocumentsService(deps: DocumentsDeps) {
           sourceUrl: null,
           storageNode: deps.knowledge.storageNode(),
           ...queuedBy(principal),
+          // Given fields replace the document's; otherwise a document uploaded again keeps its own.
+          ...(metadata ? { metadata } : {}),
         };
         const [row] = await tx
           .insert(ragDocuments)
@@ -132,7 +200,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
           .returning();
         rows.push(row!);
       }
-      return rows;
+      return { rows, changed };
     });
   }
 
@@ -144,6 +212,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
     principal: Principal,
     collection: { id: string; workspaceId: string },
     urls: string[],
+    metadata: DocumentMetadata | undefined,
   ) {
     return db.transaction(async (tx) => {
       const rows: DocumentRow[] = [];
@@ -154,6 +223,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
           storagePath: null,
           storageNode: null,
           ...queuedBy(principal),
+          ...(metadata ? { metadata } : {}),
         };
         const [row] = await tx
           .insert(ragDocuments)
@@ -183,6 +253,38 @@ export function createDocumentsService(deps: DocumentsDeps) {
       }
       return rows;
     });
+  }
+
+  /** A document's fields now (null once deleted). */
+  async function fieldsNow(id: string): Promise<DocumentFields | null> {
+    const [row] = await db
+      .select({ metadata: ragDocuments.metadata })
+      .from(ragDocuments)
+      .where(eq(ragDocuments.id, id))
+      .limit(1);
+    return row?.metadata ?? null;
+  }
+
+  /**
+   * Brings each changed document's stored chunks to its row's fields (their old ones removed); a
+   * collection that stored nothing yet has nothing to change.
+   */
+  async function syncFields(found: FoundCollection, changed: readonly Changed[]) {
+    if (changed.length === 0 || found.row.dimension === null) return;
+    const store = await deps.connectors.storeOf(found.connector);
+    for (const { id, before } of changed) {
+      await mapped(
+        () =>
+          syncDocumentMetadata({
+            store,
+            collection: found.row.collectionName,
+            documentId: id,
+            current: () => fieldsNow(id),
+            stale: Object.keys(before),
+          }),
+        found.connector.kind !== 'builtin',
+      );
+    }
   }
 
   /** Refuses a collection of an external store Atelier only reads (409). */
@@ -215,7 +317,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
           signal,
         ),
       );
-      const rows = await recordPages(principal, found.row, urls);
+      const rows = await recordPages(principal, found.row, urls, body.metadata);
       deps.knowledge.notifyIngestion();
       return rows.map(toRagDocument);
     },
@@ -227,14 +329,71 @@ export function createDocumentsService(deps: DocumentsDeps) {
     ): Promise<RagDocument[]> {
       const found = await writableOne(principal, collectionId);
       const dir = uploadsDirOf(deps.dataDir, found.row.organizationId, found.row.id);
-      const staged = await stageFiles(parts(), dir, { images: found.row.ocrModelId !== null });
+      const { files, metadata } = await stageFiles(parts(), dir, { images: found.row.ocrModelId !== null });
+      let recorded: Awaited<ReturnType<typeof record>>;
       try {
-        const rows = await record(principal, found.row, dir, staged);
-        deps.knowledge.notifyIngestion();
-        return rows.map(toRagDocument);
+        recorded = await record(principal, found.row, dir, files, metadata);
       } finally {
-        await discard(staged);
+        await discard(files);
       }
+      deps.knowledge.notifyIngestion();
+      // The chunks a document kept (the same file, or the parts a new version did not change) get the new
+      // fields now; the store being out of reach does not undo the upload (each later edit writes them all).
+      await syncFields(found, recorded.changed).catch((error: unknown) =>
+        deps.onError?.(
+          error,
+          `documents' metadata not written on their chunks in collection ${collectionId}`,
+        ),
+      );
+      return recorded.rows.map(toRagDocument);
+    },
+
+    /**
+     * Replaces a document's own metadata fields and writes them on its stored chunks (not embedded
+     * again). When the store cannot be reached the row keeps its fields as they were and the error is
+     * answered.
+     */
+    async update(
+      principal: Principal,
+      collectionId: string,
+      id: string,
+      metadata: DocumentMetadata,
+    ): Promise<RagDocument> {
+      const found = await editable(principal, collectionId);
+      const document = await findDocument(principal, collectionId, id);
+      const [row] = await db
+        .update(ragDocuments)
+        .set({ metadata, updatedAt: new Date() })
+        .where(eq(ragDocuments.id, id))
+        .returning();
+      if (!row) throw notFound('document');
+      try {
+        await syncFields(found, [{ id, before: document.metadata }]);
+      } catch (error) {
+        await db
+          .update(ragDocuments)
+          .set({ metadata: document.metadata })
+          .where(
+            and(eq(ragDocuments.id, id), sql`${ragDocuments.metadata} = ${JSON.stringify(metadata)}::jsonb`),
+          );
+        throw error;
+      }
+      return toRagDocument(row);
+    },
+
+    /** The metadata fields the collection's documents have, with their most frequent values. */
+    async metadataFields(principal: Principal, collectionId: string): Promise<MetadataField[]> {
+      await deps.collections.find(principal, collectionId);
+      const rows = await db
+        .select({ metadata: ragDocuments.metadata })
+        .from(ragDocuments)
+        .where(
+          and(
+            eq(ragDocuments.collectionId, collectionId),
+            eq(ragDocuments.organizationId, principal.organizationId),
+          ),
+        );
+      return fieldsOf(rows.map((r) => r.metadata));
     },
 
     async list(principal: Principal, collectionId: string): Promise<RagDocument[]> {

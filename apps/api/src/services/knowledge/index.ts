@@ -21,6 +21,8 @@ export interface KnowledgeServicesDeps {
   knowledge: KnowledgeApi;
   /** Uploads wait in `<dataDir>/uploads` until ingested. */
   dataDir: string;
+  /** Work that failed after a request was answered (a document's fields not written on its chunks). */
+  onError?: (error: unknown, context: string) => void;
 }
 
 /** Connectors, RAG collections, their documents and stored tools: the API side of knowledge. */

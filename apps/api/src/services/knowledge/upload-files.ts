@@ -6,14 +6,20 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { privateDir, PRIVATE_FILE_MODE } from '@atelier/db';
 import { DEFAULT_LIMITS, DocumentError, detectType } from '@atelier/knowledge';
+import { documentMetadata, type DocumentMetadata } from '@atelier/schemas';
 import { KNOWLEDGE_EXTENSIONS, KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
 import { AppError } from '../errors';
 
-/** One file part of a multipart upload, as @fastify/multipart yields it. */
-export interface UploadPart {
-  filename: string;
-  mimetype: string;
-  file: Readable;
+/** One part of a multipart upload, as @fastify/multipart yields it: a file, or a form field. */
+export type UploadPart =
+  | { type: 'file'; fieldname: string; filename: string; mimetype: string; file: Readable }
+  | { type: 'field'; fieldname: string; value: unknown };
+
+/** What an upload carries: its files, staged on disk, and the metadata fields given for all of them. */
+export interface StagedUpload {
+  files: StagedFile[];
+  /** The `metadata` form field (a JSON object), when one was sent: each file's document gets these fields. */
+  metadata: DocumentMetadata | undefined;
 }
 
 /** A file written to disk under a temporary name, with its sha256. */
@@ -73,6 +79,27 @@ function assertReadable(filename: string, mimeType: string, images: boolean) {
   }
 }
 
+/** The `metadata` form field: a JSON object of the documents' own fields, checked as a PATCH's would be. */
+function metadataField(value: unknown): DocumentMetadata {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(String(value));
+  } catch {
+    throw new AppError(
+      422,
+      'invalid_metadata',
+      'The "metadata" field is a JSON object, such as {"department": "HR"}.',
+    );
+  }
+  const checked = documentMetadata.safeParse(parsed);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    const where = issue.path.length ? `"${issue.path.map(String).join('.')}": ` : '';
+    throw new AppError(422, 'invalid_metadata', `The "metadata" field: ${where}${issue.message}.`);
+  }
+  return checked.data;
+}
+
 const MEGABYTES = KNOWLEDGE_LIMITS.maxDocumentBytes / (1024 * 1024);
 
 /** The multipart plugin's limit errors as the API answers them. */
@@ -99,7 +126,7 @@ function limitError(error: unknown): unknown {
 
 /**
  * Streams every file part to `dir` under a temporary name while its sha256 is computed: nothing is
- * held whole in memory. On any refusal (a file over the limit, a refused type, an image where the
+ * held whole in memory; a `metadata` field (anywhere in the body) is read and checked. On any refusal (a file over the limit, a refused type, an image where the
  * collection has no OCR model: `images` false) every file written so far is removed, so a refused
  * upload leaves nothing on disk.
  */
@@ -107,11 +134,23 @@ export async function stageFiles(
   parts: AsyncIterable<UploadPart>,
   dir: string,
   options: { images: boolean },
-): Promise<StagedFile[]> {
+): Promise<StagedUpload> {
   privateDir(dir);
   const staged: StagedFile[] = [];
+  let metadata: DocumentMetadata | undefined;
   try {
     for await (const part of parts) {
+      if (part.type === 'field') {
+        if (part.fieldname !== 'metadata') {
+          throw new AppError(
+            422,
+            'unknown_field',
+            `An upload takes "file" parts and one "metadata" field, not "${part.fieldname}".`,
+          );
+        }
+        metadata = metadataField(part.value);
+        continue;
+      }
       const filename = cleanFilename(part.filename);
       await assertAccepted(filename, part.mimetype);
       assertReadable(filename, part.mimetype, options.images);
@@ -145,7 +184,7 @@ export async function stageFiles(
       'Send one or more files in "file" parts of a multipart/form-data body.',
     );
   }
-  return staged;
+  return { files: staged, metadata };
 }
 
 /** Removes staged files that were not kept. */

@@ -1,0 +1,1 @@
+ALTER TABLE "rag_documents" ADD COLUMN "metadata" jsonb DEFAULT '{}'::jsonb NOT NULL;
