@@ -274,6 +274,41 @@ describe.skipIf(inject('noBrowser'))('knowledge in a browser', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
+  it("gives each year's policy a field, and test retrieval keeps to the documents of one value", async () => {
+    for (const year of ['2024', '2023']) {
+      const name = `policies/${year}/leave.md`;
+      await page.getByRole('button', { name: `Edit the fields of ${name}` }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel('Name of field 1').fill('year');
+      await dialog.getByLabel('Value of field 1').fill(year);
+      await dialog.getByRole('button', { name: 'Add a field' }).click();
+      await dialog.getByLabel('Name of field 2').fill('Filename');
+      await dialog.getByLabel('Value of field 2').fill('x');
+      await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+      // A name Atelier uses itself is refused before anything is sent.
+      await dialog
+        .getByText('Atelier already uses this name for its own metadata; choose another.')
+        .waitFor();
+      if (year === '2024') await shot(page, 'knowledge-fields-dialog');
+      await dialog.getByRole('button', { name: 'Remove field 2' }).click();
+      await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await page.getByLabel(`Fields of ${name}`).getByText(`year: ${year}`).waitFor();
+    }
+    await shot(page, 'knowledge-fields');
+    await page.getByRole('tab', { name: 'Test retrieval' }).click();
+    await page.getByLabel('Question').fill('How many days of paid leave?');
+    await page.getByRole('combobox', { name: 'Only documents where' }).click();
+    await page.getByRole('option', { name: 'year', exact: true }).click();
+    await page.getByLabel('Value of year').fill('2023');
+    await page.getByRole('button', { name: 'Search' }).click();
+    const results = page.getByTestId('retrieval-results');
+    await results.getByText('policies/2023/leave.md').first().waitFor();
+    expect(await results.textContent()).not.toContain('policies/2024/leave.md');
+    expect(await results.textContent()).not.toContain('handbook.md');
+    await shot(page, 'knowledge-retrieval-filter');
+  });
+
   it('lists the collection with its counts, and no page error happened', async () => {
     await page.goto(`${webUrl}/knowledges`);
     const card = page.getByTestId('collection-card').filter({ hasText: COLLECTION });

@@ -11,6 +11,7 @@ import { reactRoot } from './react-root';
 const dom = reactRoot();
 
 const onShowChunks = vi.fn();
+const onEditFields = vi.fn();
 const show = (fields: Partial<RagDocument>) => {
   dom.remount();
   dom.render(
@@ -18,6 +19,7 @@ const show = (fields: Partial<RagDocument>) => {
       document: ragDocument(fields),
       onRefetch() {},
       onShowChunks,
+      onEditFields,
       onDelete() {},
     }),
   );
@@ -48,6 +50,21 @@ describe('a document row', () => {
     expect(name.querySelector('span')!.textContent).toBe('policies/2024/');
     show({ filename: 'alone.md' });
     expect(document.querySelector('[data-testid=document-row] p span')!.textContent).toBe('');
+  });
+
+  it('shows its own fields as name: value, and offers to edit them whatever its state', () => {
+    const text = show({ filename: 'leave.md', metadata: { department: 'HR', year: 2024, public: false } });
+    expect(text).toContain('department: HR');
+    expect(text).toContain('year: 2024');
+    expect(text).toContain('public: false');
+    expect(document.querySelector('[aria-label="Fields of leave.md"]')!.children).toHaveLength(3);
+    act(() =>
+      document.querySelector<HTMLButtonElement>('[aria-label="Edit the fields of leave.md"]')!.click(),
+    );
+    expect(onEditFields).toHaveBeenCalledOnce();
+    show({ filename: 'plain.md', status: 'queued', metadata: {} });
+    expect(document.querySelector('[aria-label="Fields of plain.md"]')).toBeNull();
+    expect(document.querySelector('[aria-label="Edit the fields of plain.md"]')).not.toBeNull();
   });
 
   it('a ready document with chunks offers to show them; one still processing does not', () => {

@@ -19,7 +19,10 @@ export function countByState(documents: readonly RagDocument[]): Record<Document
   return counts;
 }
 
-/** The documents of a state whose name (or web address) holds the text, whatever its case and accents. */
+/**
+ * The documents of a state whose name (or web address, or one of its fields' values: "HR") holds the
+ * text, whatever its case and accents.
+ */
 export function filterDocuments(
   documents: readonly RagDocument[],
   filter: { text: string; state: DocumentState },
@@ -29,6 +32,7 @@ export function filterDocuments(
   return documents.filter(
     (d) =>
       (filter.state === 'all' || stateOf(d) === filter.state) &&
-      (wanted === '' || fold(`${d.filename} ${d.source_url ?? ''}`).includes(wanted)),
+      (wanted === '' ||
+        fold(`${d.filename} ${d.source_url ?? ''} ${Object.values(d.metadata).join(' ')}`).includes(wanted)),
   );
 }

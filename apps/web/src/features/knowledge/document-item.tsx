@@ -1,11 +1,12 @@
 import type { RagDocument } from '@atelier/schemas';
-import { FileText, Globe, ImageIcon, RefreshCw, Rows3, Trash2 } from 'lucide-react';
+import { FileText, Globe, ImageIcon, RefreshCw, Rows3, Tags, Trash2 } from 'lucide-react';
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 import { formatBytes, webPageLabel } from './format';
+import { fieldText } from './metadata-fields';
 import { ProgressBar } from './progress-bar';
 
 const STATUS_STYLE: Record<RagDocument['status'], string> = {
@@ -17,17 +18,20 @@ const STATUS_STYLE: Record<RagDocument['status'], string> = {
 
 /**
  * One document of a collection: its name (a web page: its path, linked, its site beside), size and
- * chunks, status with progress or error, and its actions (show its chunks, fetch a web page again, delete).
+ * chunks, its own metadata fields, status with progress or error, and its actions (show its chunks,
+ * edit its fields, fetch a web page again, delete).
  */
 export function DocumentItem({
   document: d,
   onRefetch,
   onShowChunks,
+  onEditFields,
   onDelete,
 }: {
   document: RagDocument;
   onRefetch(url: string): void;
   onShowChunks(): void;
+  onEditFields(): void;
   onDelete(): void;
 }) {
   const { t } = useTranslation();
@@ -110,6 +114,15 @@ export function DocumentItem({
             <Rows3 />
           </Button>
         ) : null}
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label={t('knowledge.fields.edit', { name: d.filename })}
+          title={t('knowledge.fields.edit', { name: d.filename })}
+          onClick={onEditFields}
+        >
+          <Tags />
+        </Button>
         {url && (d.status === 'ready' || d.status === 'failed') ? (
           <Button
             variant="ghost"
@@ -129,6 +142,18 @@ export function DocumentItem({
           <Trash2 />
         </Button>
       </div>
+      {Object.keys(d.metadata).length > 0 ? (
+        <ul className="flex flex-wrap gap-1.5" aria-label={t('knowledge.fields.of', { name: d.filename })}>
+          {Object.entries(d.metadata).map(([name, value]) => (
+            <li
+              key={name}
+              className="max-w-full rounded-md border bg-muted/50 px-1.5 py-0.5 text-xs [overflow-wrap:anywhere]"
+            >
+              <span className="text-muted-foreground">{name}:</span> {fieldText(value)}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {d.status === 'processing' ? <ProgressBar label={d.filename} value={d.progress} /> : null}
       {d.status === 'failed' && d.error ? (
         <p role="alert" className="text-xs text-destructive">

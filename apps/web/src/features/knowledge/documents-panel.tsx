@@ -21,6 +21,7 @@ import {
 } from './queries';
 import { LoadError } from '@/components/load-error';
 import { DocumentChunksDialog } from './document-chunks-dialog';
+import { DocumentFieldsDialog } from './document-fields-dialog';
 import {
   countByState,
   DOCUMENT_STATES,
@@ -43,6 +44,7 @@ export function DocumentsPanel({ collection }: { collection: RagCollection }) {
   const documents = useDocuments(collection.id);
   const [deleting, setDeleting] = useState<RagDocument | null>(null);
   const [showing, setShowing] = useState<RagDocument | null>(null);
+  const [editing, setEditing] = useState<RagDocument | null>(null);
   const [addingWeb, setAddingWeb] = useState(false);
   const [text, setText] = useState('');
   const [state, setState] = useState<DocumentState>('all');
@@ -135,6 +137,7 @@ export function DocumentsPanel({ collection }: { collection: RagCollection }) {
             onMore={() => setRows(rows + ROWS_STEP)}
             onRefetch={(url) => void refetch(url)}
             onShowChunks={setShowing}
+            onEditFields={setEditing}
             onDelete={setDeleting}
           />
         )}
@@ -143,6 +146,11 @@ export function DocumentsPanel({ collection }: { collection: RagCollection }) {
         collectionId={collection.id}
         document={showing}
         onClose={() => setShowing(null)}
+      />
+      <DocumentFieldsDialog
+        collectionId={collection.id}
+        document={editing}
+        onClose={() => setEditing(null)}
       />
       <ConfirmDelete
         open={deleting !== null}
@@ -167,6 +175,7 @@ function DocumentRows({
   onMore,
   onRefetch,
   onShowChunks,
+  onEditFields,
   onDelete,
 }: {
   documents: RagDocument[];
@@ -176,6 +185,7 @@ function DocumentRows({
   onMore(): void;
   onRefetch(url: string): void;
   onShowChunks(document: RagDocument): void;
+  onEditFields(document: RagDocument): void;
   onDelete(document: RagDocument): void;
 }) {
   const { t } = useTranslation();
@@ -225,6 +235,7 @@ function DocumentRows({
               document={d}
               onRefetch={onRefetch}
               onShowChunks={() => onShowChunks(d)}
+              onEditFields={() => onEditFields(d)}
               onDelete={() => onDelete(d)}
             />
           ))}

@@ -7,6 +7,8 @@ import type {
   CreateRagCollectionBody,
   CreateToolBody,
   DocumentChunksAnswer,
+  DocumentMetadata,
+  MetadataField,
   ModelWithProvider,
   PreviewRow,
   QueryCollectionAnswer,
@@ -31,6 +33,7 @@ export const connectorsKey = (workspaceId: string) => ['connectors', workspaceId
 export const toolsKey = (workspaceId: string) => ['tools', workspaceId] as const;
 export const collectionKey = (id: string) => ['rag-collection', id] as const;
 export const documentsKey = (id: string) => ['rag-documents', id] as const;
+export const metadataFieldsKey = (id: string) => ['rag-metadata-fields', id] as const;
 
 export const useRagCollections = (workspaceId: string) =>
   useQuery({
@@ -158,6 +161,15 @@ export const useDocuments = (collectionId: string) =>
     refetchInterval: (query) => (isIngesting(query.state.data) ? 2000 : false),
   });
 
+/** The fields the collection's documents have, with their frequent values: what editors and filters offer. */
+export const useMetadataFields = (collectionId: string) =>
+  useQuery({
+    queryKey: metadataFieldsKey(collectionId),
+    queryFn: async () =>
+      (await api.get<{ fields: MetadataField[] }>(`/rag_collections/${q(collectionId)}/metadata_fields`))
+        .fields,
+  });
+
 export const isIngesting = (documents: RagDocument[] | undefined) =>
   (documents ?? []).some((d) => d.status === 'queued' || d.status === 'processing');
 
@@ -179,6 +191,14 @@ export const addWebPages = (collectionId: string, body: AddWebDocumentsBody) =>
   api.post<{ documents: RagDocument[] }>(`/rag_collections/${q(collectionId)}/documents/web`, body);
 export const deleteDocument = (collectionId: string, documentId: string) =>
   api.del(`/rag_collections/${q(collectionId)}/documents/${q(documentId)}`);
+export const updateDocumentMetadata = (
+  collectionId: string,
+  documentId: string,
+  metadata: DocumentMetadata,
+) =>
+  api.patch<{ document: RagDocument }>(`/rag_collections/${q(collectionId)}/documents/${q(documentId)}`, {
+    metadata,
+  });
 
 export const createTool = (body: CreateToolBody) => api.post<{ tool_id: string }>('/tools', body);
 export const updateTool = (id: string, body: UpdateToolBody) =>

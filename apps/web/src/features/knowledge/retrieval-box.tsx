@@ -5,13 +5,22 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Switch, TextAreaField } from '@/features/studio/controls';
 import { errorText } from '@/lib/api-client';
-import { queryCollection } from './queries';
+import { fieldValue } from './metadata-fields';
+import { queryCollection, useMetadataFields } from './queries';
 import { RetrievedChunkItem } from './retrieved-chunk';
 
-/** Ask the collection a question and see the chunks it would answer with. */
+/** The filter's "no field" choice (Radix items cannot have an empty value). */
+const ANY = '\u0000any';
+
+/**
+ * Ask the collection a question and see the chunks it would answer with; when its documents have
+ * fields, only the chunks of documents whose field has a value can be asked for.
+ */
 export function RetrievalBox({ collection }: { collection: RagCollection }) {
   const { t } = useTranslation();
   const id = useId();
@@ -19,6 +28,11 @@ export function RetrievalBox({ collection }: { collection: RagCollection }) {
   const [topK, setTopK] = useState(String(collection.top_k));
   const [hybrid, setHybrid] = useState(collection.hybrid);
   const [rerank, setRerank] = useState(collection.rerank_model_id !== null);
+  const fields = useMetadataFields(collection.id);
+  const [field, setField] = useState(ANY);
+  const [value, setValue] = useState('');
+  const filter =
+    field !== ANY && value.trim() !== '' ? { field, op: 'eq' as const, value: fieldValue(value) } : undefined;
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<QueryCollectionAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -34,7 +48,15 @@ export function RetrievalBox({ collection }: { collection: RagCollection }) {
     setBusy(true);
     setError(null);
     try {
-      setAnswer(await queryCollection(collection.id, { query: query.trim(), top_k: k, hybrid, rerank }));
+      setAnswer(
+        await queryCollection(collection.id, {
+          query: query.trim(),
+          top_k: k,
+          hybrid,
+          rerank,
+          ...(filter ? { filter } : {}),
+        }),
+      );
     } catch (e) {
       setAnswer(null);
       setError(errorText(e, t('errors.unknown')));
@@ -85,6 +107,45 @@ export function RetrievalBox({ collection }: { collection: RagCollection }) {
               <Label htmlFor={`${id}-${name}`}>{t(`knowledge.retrieval.${name}`)}</Label>
             </div>
           ))}
+          {fields.data?.length ? (
+            <fieldset className="flex min-w-0 flex-wrap items-end gap-2" data-testid="retrieval-filter">
+              <legend className="sr-only">{t('knowledge.retrieval.filter')}</legend>
+              <div className="grid gap-1.5">
+                <Label htmlFor={`${id}-field`}>{t('knowledge.retrieval.filter')}</Label>
+                <Select value={field} onValueChange={setField}>
+                  <SelectTrigger id={`${id}-field`} className="w-auto min-w-36 max-w-56">
+                    <SelectValue />
+                  </SelectTrigger>
+                  <SelectContent>
+                    <SelectItem value={ANY}>{t('knowledge.retrieval.anyDocument')}</SelectItem>
+                    {fields.data.map((f) => (
+                      <SelectItem key={f.key} value={f.key}>
+                        {f.key}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+              </div>
+              {field !== ANY ? (
+                <>
+                  <span className="pb-2 text-sm text-muted-foreground">=</span>
+                  <Input
+                    value={value}
+                    onChange={(e) => setValue(e.target.value)}
+                    aria-label={t('knowledge.retrieval.filterValue', { field })}
+                    placeholder={t('knowledge.fields.valuePlaceholder')}
+                    list={`${id}-values`}
+                    className="w-40"
+                  />
+                  <datalist id={`${id}-values`}>
+                    {(fields.data.find((f) => f.key === field)?.values ?? []).map((v) => (
+                      <option key={String(v.value)} value={String(v.value)} />
+                    ))}
+                  </datalist>
+                </>
+              ) : null}
+            </fieldset>
+          ) : null}
           <Button type="submit" className="ml-auto" disabled={busy || !query.trim()}>
             {busy ? <Loader2 className="animate-spin" /> : <Search />} {t('knowledge.retrieval.search')}
           </Button>
