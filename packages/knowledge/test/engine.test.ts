@@ -5,7 +5,7 @@ import type { FlowDocument } from '@atelier/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KnowledgeError, parseCondition, parseFilterText, toSqlClient } from '../src/index';
 import { resolveTool } from '../src/service/tools';
-import { addCollection, box, embeddingCalls, startEnv, type Env } from './ingest-env';
+import { addCollection, box, embeddingCalls, queueDocument, settled, startEnv, type Env } from './ingest-env';
 import { rejection } from './rejection';
 
 let env: Env;
@@ -92,6 +92,35 @@ describe('the engine knowledge seam', () => {
     expect(removed).toEqual({ deleted: 2 });
     const left = await services.retrieve!({ collectionId: id, query: 'refunds shipping', limit: 5, signal });
     expect(left.map((d) => d.metadata.source)).toEqual(['https://shop.test/shipping']);
+  });
+
+  it("the retrieve node's filter keeps to uploaded documents by their own fields", async () => {
+    env.knowledge.startIngestionWorker({ concurrency: 1 });
+    const { id } = await addCollection(env);
+    const policy = (year: number, center: string) =>
+      `Remote work: employees of the ${center} office may work from home two days a week (${year}).`;
+    const paris = await queueDocument(env, id, 'remote-paris.md', {
+      text: policy(2024, 'Paris'),
+      metadata: { 'cost center': 'Paris', year: 2024 },
+    });
+    const lyon = await queueDocument(env, id, 'remote-lyon.md', {
+      text: policy(2024, 'Lyon'),
+      metadata: { 'cost center': 'Lyon', year: 2024 },
+    });
+    const old = await queueDocument(env, id, 'remote-paris-2019.md', {
+      text: policy(2019, 'Paris'),
+      metadata: { 'cost center': 'Paris', year: 2019 },
+    });
+    for (const doc of [paris, lyon, old]) expect(await settled(env, doc)).toMatchObject({ status: 'ready' });
+    const services = env.knowledge.engineServices(env.scope);
+    const found = await services.retrieve!({
+      collectionId: id,
+      query: 'How many days may I work from home?',
+      limit: 5,
+      filter: '"cost center" = Paris and year >= 2024',
+      signal,
+    });
+    expect(found.map((d) => d.metadata.filename)).toEqual(['remote-paris.md']);
   });
 
   it("a chatflow's follow-up is searched with its earlier questions first, then alone, fused by rank", async () => {
