@@ -386,6 +386,72 @@ describe('documents', () => {
     expect(files().length).toBe(before);
   });
 
+  it('sets and removes fields on several documents at once, all or none', async () => {
+    const up = await upload(t.app, token(), collectionId, [
+      { filename: 'bulk-a.md', content: '# A' },
+      { filename: 'bulk-b.md', content: '# B' },
+      { filename: 'bulk-c.md', content: '# C' },
+    ]);
+    const [a, b, c] = up.body.documents.map((d: { id: string }) => d.id) as [string, string, string];
+    const name = `rc_${collectionId.replace(/-/g, '')}`;
+    const [vector] = await embed(t.app, token(), modelId, ['bulk']);
+    const store = createPgvectorStore(t.app.db);
+    await store.upsert(
+      name,
+      [a, b].map((id) => ({
+        id: `${id}:0`,
+        content: 'bulk',
+        embedding: vector!,
+        metadata: { document_id: id },
+      })),
+    );
+    const path = `/rag_collections/${collectionId}/documents`;
+    await call(t.app, 'PATCH', `${path}/${a}`, {
+      token: token(),
+      body: { metadata: { draft: true, owner: 'Ana' } },
+    });
+
+    const res = await call(t.app, 'PATCH', path, {
+      token: token(),
+      body: { document_ids: [b, a], set: { department: 'HR' }, unset: ['draft'] },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.documents.map((d: { id: string; metadata: object }) => [d.id, d.metadata])).toEqual([
+      [b, { department: 'HR' }],
+      [a, { owner: 'Ana', department: 'HR' }],
+    ]);
+    const chunks = Object.fromEntries(
+      (await store.preview(name, { limit: 100 })).map((chunk) => [chunk.id, chunk.metadata]),
+    );
+    expect(chunks[`${a}:0`]).toEqual({ document_id: a, owner: 'Ana', department: 'HR' });
+    expect(chunks[`${b}:0`]).toEqual({ document_id: b, department: 'HR' });
+    expect((await rowOf(c)).metadata).toEqual({});
+
+    // An id of no document of this collection: nothing changes.
+    const missing = await call(t.app, 'PATCH', path, {
+      token: token(),
+      body: { document_ids: [c, '00000000-0000-4000-8000-000000000000'], set: { department: 'Sales' } },
+    });
+    expect(missing.status).toBe(404);
+    expect((await rowOf(c)).metadata).toEqual({});
+    // A document that would have too many fields refuses the whole change.
+    const many = Object.fromEntries(Array.from({ length: 19 }, (_, i) => [`f${i}`, i]));
+    const full = await call(t.app, 'PATCH', path, {
+      token: token(),
+      body: { document_ids: [c, a], set: many },
+    });
+    expect(full).toMatchObject({ status: 422, body: { code: 'too_many_fields' } });
+    expect(full.body.detail).toContain('bulk-a.md');
+    expect((await rowOf(c)).metadata).toEqual({});
+    const nothing = await call(t.app, 'PATCH', path, { token: token(), body: { document_ids: [c] } });
+    expect(nothing.status).toBe(422);
+    const theirs = await call(t.app, 'PATCH', path, {
+      token: other.admin.token,
+      body: { document_ids: [c], set: { owner: 'them' } },
+    });
+    expect(theirs.status).toBe(404);
+  });
+
   it("another organization's documents are not found and cannot be added to", async () => {
     const up = await upload(t.app, token(), collectionId, [{ filename: 'mine.txt', content: 'mine' }]);
     const id = up.body.documents[0].id as string;

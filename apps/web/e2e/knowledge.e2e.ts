@@ -309,6 +309,32 @@ describe.skipIf(inject('noBrowser'))('knowledge in a browser', () => {
     await shot(page, 'knowledge-retrieval-filter');
   });
 
+  it('gives several chosen documents a field at once, and removes one from them', async () => {
+    await page.getByRole('tab', { name: 'Documents' }).click();
+    for (const year of ['2024', '2023']) {
+      await page.getByRole('checkbox', { name: `Select policies/${year}/leave.md` }).click();
+    }
+    const selection = page.getByTestId('documents-selection');
+    await selection.getByText('2 selected').waitFor();
+    await selection.getByRole('button', { name: 'Edit fields' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: 'Fields of 2 documents' }).waitFor();
+    await dialog.getByLabel('Name of field 1').fill('department');
+    await dialog.getByLabel('Value of field 1').fill('HR');
+    await dialog.getByRole('checkbox', { name: 'year' }).click();
+    await shot(page, 'knowledge-fields-many');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    for (const year of ['2024', '2023']) {
+      const fields = page.getByLabel(`Fields of policies/${year}/leave.md`, { exact: true });
+      await fields.getByText('department: HR').waitFor();
+      expect(await fields.textContent()).not.toContain('year');
+    }
+    // Saved, the choice is cleared; the handbook was not chosen and has no field.
+    await selection.getByText('Select all').waitFor();
+    expect(await page.getByLabel('Fields of handbook.md', { exact: true }).count()).toBe(0);
+  });
+
   it('lists the collection with its counts, and no page error happened', async () => {
     await page.goto(`${webUrl}/knowledges`);
     const card = page.getByTestId('collection-card').filter({ hasText: COLLECTION });

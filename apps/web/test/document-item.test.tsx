@@ -17,6 +17,8 @@ const show = (fields: Partial<RagDocument>) => {
   dom.render(
     createElement(DocumentItem, {
       document: ragDocument(fields),
+      selected: false,
+      onSelect() {},
       onRefetch() {},
       onShowChunks,
       onEditFields,

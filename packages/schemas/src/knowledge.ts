@@ -304,6 +304,18 @@ export const documentParams = z.object({ id: uuid, documentId: uuid }).strict();
 /** A document's metadata replaced as a whole (a field left out is removed); its chunks are updated, not embedded again. */
 export const updateRagDocumentBody = z.object({ metadata: documentMetadata }).strict();
 export type UpdateRagDocumentBody = z.infer<typeof updateRagDocumentBody>;
+/** Fields set on several documents at once, and fields removed from them (each keeps its others). */
+export const updateRagDocumentsBody = z
+  .object({
+    document_ids: z.array(uuid).min(1).max(KNOWLEDGE_LIMITS.maxBulkDocuments),
+    set: documentMetadata.optional(),
+    unset: z.array(z.string().trim().min(1).max(KNOWLEDGE_LIMITS.maxMetadataKeyChars)).max(50).optional(),
+  })
+  .strict()
+  .refine((b) => Object.keys(b.set ?? {}).length > 0 || (b.unset ?? []).length > 0, {
+    error: 'give fields to set or to remove',
+  });
+export type UpdateRagDocumentsBody = z.infer<typeof updateRagDocumentsBody>;
 
 /** A metadata field the collection's documents have: its name, kind and most frequent values. */
 export const metadataField = z.object({

@@ -18,6 +18,7 @@ import {
   ragDocumentsAnswer,
   updateRagCollectionBody,
   updateRagDocumentBody,
+  updateRagDocumentsBody,
   workspaceQuery,
 } from '@atelier/schemas';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -264,6 +265,24 @@ const ragCollectionsRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.documentId,
         request.body.metadata,
       ),
+    }),
+  );
+
+  app.patch(
+    '/rag_collections/:id/documents',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary:
+          'Set and remove metadata fields on several documents at once (up to 1,000; each keeps its other fields), written on their chunks in place; all are changed or none',
+        params: idParams,
+        body: updateRagDocumentsBody,
+        response: { 200: ragDocumentsAnswer, ...errorAnswers(...AUTHED, 404, 502, 504) },
+      },
+    },
+    async (request) => ({
+      documents: await documents.updateMany(principalOf(request), request.params.id, request.body),
     }),
   );
 

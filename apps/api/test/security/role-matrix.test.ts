@@ -120,6 +120,7 @@ const EXPECTED: Record<string, 'public' | typeof KEY | typeof EMBED | string[]> 
   'GET /rag_collections/:id/documents/:documentId/chunks': AC,
   'DELETE /rag_collections/:id/documents/:documentId': AC,
   'PATCH /rag_collections/:id/documents/:documentId': AC,
+  'PATCH /rag_collections/:id/documents': AC,
   'GET /rag_collections/:id/metadata_fields': AC,
   'GET /tools': AC,
   'GET /tools/types': AC,

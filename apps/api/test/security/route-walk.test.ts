@@ -342,6 +342,10 @@ function validRequest(route: Route, ids: Ids): { body?: Record<string, unknown>;
     'PUT /rag_collections/:id': { body: { name: 'Taken over', top_k: 3 } },
     'POST /rag_collections/:id/query': { body: { query: 'hi', filter: { field: 'a', op: 'eq', value: 1 } } },
     'POST /rag_collections/:id/documents': { body: {} },
+    'PATCH /rag_collections/:id/documents/:documentId': { body: { metadata: { owner: 'walker' } } },
+    'PATCH /rag_collections/:id/documents': {
+      body: { document_ids: [ids.document], set: { owner: 'walker' } },
+    },
     // An address literal: no name to resolve on a machine without DNS.
     'POST /rag_collections/:id/documents/web': { body: { url: 'http://198.51.100.20/help/returns' } },
     'POST /tools': {

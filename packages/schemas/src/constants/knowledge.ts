@@ -150,6 +150,8 @@ export const KNOWLEDGE_LIMITS = {
   maxDocumentMetadataFields: 20,
   maxMetadataKeyChars: 64,
   maxMetadataValueChars: 500,
+  /** Documents one request gives fields to at once. */
+  maxBulkDocuments: 1000,
 } as const;
 
 /**

@@ -10,10 +10,12 @@ import type {
   DocumentMetadata,
   MetadataField,
   RagDocument,
+  UpdateRagDocumentsBody,
 } from '@atelier/schemas';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
-import { conflict, notFound } from '../errors';
+import { AppError, conflict, notFound } from '../errors';
 import { uploadsDirOf, type CollectionsService, type FoundCollection } from './collections-service';
 import type { ConnectorsService, KnowledgeApi } from './connectors-service';
 import { mapped } from './errors';
@@ -287,6 +289,50 @@ export function createDocumentsService(deps: DocumentsDeps) {
     }
   }
 
+  /**
+   * Writes documents' new fields on their rows (one transaction), then on their stored chunks; when the
+   * store cannot be reached, each row still holding what was written gets its fields back and the
+   * error is answered. A document whose fields do not change is answered as it is.
+   */
+  async function writeFields(
+    found: FoundCollection,
+    changes: readonly { row: DocumentRow; next: DocumentFields }[],
+  ): Promise<DocumentRow[]> {
+    const moved = changes.filter((c) => !isDeepStrictEqual(c.row.metadata, c.next));
+    const written = await db.transaction(async (tx) => {
+      const rows = new Map<string, DocumentRow>();
+      for (const { row, next } of moved) {
+        const [updated] = await tx
+          .update(ragDocuments)
+          .set({ metadata: next, updatedAt: new Date() })
+          .where(eq(ragDocuments.id, row.id))
+          .returning();
+        if (updated) rows.set(row.id, updated);
+      }
+      return rows;
+    });
+    try {
+      await syncFields(
+        found,
+        moved.filter((c) => written.has(c.row.id)).map((c) => ({ id: c.row.id, before: c.row.metadata })),
+      );
+    } catch (error) {
+      for (const { row, next } of moved) {
+        await db
+          .update(ragDocuments)
+          .set({ metadata: row.metadata })
+          .where(
+            and(eq(ragDocuments.id, row.id), sql`${ragDocuments.metadata} = ${JSON.stringify(next)}::jsonb`),
+          );
+      }
+      throw error;
+    }
+    return changes.flatMap((c) => {
+      const row = moved.includes(c) ? written.get(c.row.id) : c.row;
+      return row ? [row] : [];
+    });
+  }
+
   /** Refuses a collection of an external store Atelier only reads (409). */
   async function writableOne(principal: Principal, collectionId: string) {
     const found = await editable(principal, collectionId);
@@ -361,24 +407,47 @@ export function createDocumentsService(deps: DocumentsDeps) {
     ): Promise<RagDocument> {
       const found = await editable(principal, collectionId);
       const document = await findDocument(principal, collectionId, id);
-      const [row] = await db
-        .update(ragDocuments)
-        .set({ metadata, updatedAt: new Date() })
-        .where(eq(ragDocuments.id, id))
-        .returning();
-      if (!row) throw notFound('document');
-      try {
-        await syncFields(found, [{ id, before: document.metadata }]);
-      } catch (error) {
-        await db
-          .update(ragDocuments)
-          .set({ metadata: document.metadata })
-          .where(
-            and(eq(ragDocuments.id, id), sql`${ragDocuments.metadata} = ${JSON.stringify(metadata)}::jsonb`),
+      const [row] = await writeFields(found, [{ row: document, next: metadata }]);
+      return toRagDocument(row!);
+    },
+
+    /**
+     * Sets and removes fields on several documents at once (each keeps its other fields); all are
+     * found in the collection or none changes (404); a document left with too many fields refuses all (422).
+     */
+    async updateMany(
+      principal: Principal,
+      collectionId: string,
+      body: UpdateRagDocumentsBody,
+    ): Promise<RagDocument[]> {
+      const found = await editable(principal, collectionId);
+      const ids = [...new Set(body.document_ids)];
+      const rows = await db
+        .select()
+        .from(ragDocuments)
+        .where(
+          and(
+            eq(ragDocuments.collectionId, collectionId),
+            eq(ragDocuments.organizationId, principal.organizationId),
+            inArray(ragDocuments.id, ids),
+          ),
+        );
+      if (rows.length !== ids.length) throw notFound('document');
+      const changes = rows.map((row) => {
+        const next: DocumentFields = { ...row.metadata, ...body.set };
+        for (const key of body.unset ?? []) delete next[key];
+        if (Object.keys(next).length > KNOWLEDGE_LIMITS.maxDocumentMetadataFields) {
+          throw new AppError(
+            422,
+            'too_many_fields',
+            `"${row.filename}" would have more than ${KNOWLEDGE_LIMITS.maxDocumentMetadataFields} metadata fields.`,
           );
-        throw error;
-      }
-      return toRagDocument(row);
+        }
+        return { row, next };
+      });
+      const written = await writeFields(found, changes);
+      const order = new Map(ids.map((id, i) => [id, i]));
+      return written.sort((a, b) => order.get(a.id)! - order.get(b.id)!).map(toRagDocument);
     },
 
     /** The metadata fields the collection's documents have, with their most frequent values. */

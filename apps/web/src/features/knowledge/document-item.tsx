@@ -4,6 +4,7 @@ import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
 import { cn } from '@/lib/utils';
 import { formatBytes, webPageLabel } from './format';
 import { fieldText } from './metadata-fields';
@@ -23,12 +24,17 @@ const STATUS_STYLE: Record<RagDocument['status'], string> = {
  */
 export function DocumentItem({
   document: d,
+  selected,
+  onSelect,
   onRefetch,
   onShowChunks,
   onEditFields,
   onDelete,
 }: {
   document: RagDocument;
+  /** Chosen for an action on several documents (giving them fields). */
+  selected: boolean;
+  onSelect(selected: boolean): void;
   onRefetch(url: string): void;
   onShowChunks(): void;
   onEditFields(): void;
@@ -44,6 +50,11 @@ export function DocumentItem({
       data-status={d.status}
     >
       <div className="flex items-center gap-3">
+        <Checkbox
+          checked={selected}
+          onCheckedChange={(checked) => onSelect(checked === true)}
+          aria-label={t('knowledge.documents.select', { name: d.filename })}
+        />
         {web ? (
           <Globe className="size-4 shrink-0 text-muted-foreground" />
         ) : d.type === 'image' ? (

@@ -1,11 +1,13 @@
 import type { RagCollection, RagDocument } from '@atelier/schemas';
 import { useQueryClient } from '@tanstack/react-query';
-import { FileText, Search } from 'lucide-react';
+import { FileText, Search, Tags } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { ConfirmDelete } from '@/features/providers/states';
 import { errorText } from '@/lib/api-client';
@@ -22,6 +24,7 @@ import {
 import { LoadError } from '@/components/load-error';
 import { DocumentChunksDialog } from './document-chunks-dialog';
 import { DocumentFieldsDialog } from './document-fields-dialog';
+import { DocumentsFieldsDialog } from './documents-fields-dialog';
 import {
   countByState,
   DOCUMENT_STATES,
@@ -45,6 +48,8 @@ export function DocumentsPanel({ collection }: { collection: RagCollection }) {
   const [deleting, setDeleting] = useState<RagDocument | null>(null);
   const [showing, setShowing] = useState<RagDocument | null>(null);
   const [editing, setEditing] = useState<RagDocument | null>(null);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [editingMany, setEditingMany] = useState<RagDocument[] | null>(null);
   const [addingWeb, setAddingWeb] = useState(false);
   const [text, setText] = useState('');
   const [state, setState] = useState<DocumentState>('all');
@@ -136,6 +141,9 @@ export function DocumentsPanel({ collection }: { collection: RagCollection }) {
             rows={rows}
             onMore={() => setRows(rows + ROWS_STEP)}
             onRefetch={(url) => void refetch(url)}
+            selected={selected}
+            onSelect={setSelected}
+            onEditSelected={(chosen) => setEditingMany(chosen)}
             onShowChunks={setShowing}
             onEditFields={setEditing}
             onDelete={setDeleting}
@@ -151,6 +159,12 @@ export function DocumentsPanel({ collection }: { collection: RagCollection }) {
         collectionId={collection.id}
         document={editing}
         onClose={() => setEditing(null)}
+      />
+      <DocumentsFieldsDialog
+        collectionId={collection.id}
+        documents={editingMany}
+        onClose={() => setEditingMany(null)}
+        onSaved={() => setSelected(new Set())}
       />
       <ConfirmDelete
         open={deleting !== null}
@@ -173,6 +187,9 @@ function DocumentRows({
   onFilter,
   rows,
   onMore,
+  selected,
+  onSelect,
+  onEditSelected,
   onRefetch,
   onShowChunks,
   onEditFields,
@@ -183,6 +200,9 @@ function DocumentRows({
   onFilter(filter: { text: string; state: DocumentState }): void;
   rows: number;
   onMore(): void;
+  selected: ReadonlySet<string>;
+  onSelect(selected: ReadonlySet<string>): void;
+  onEditSelected(documents: RagDocument[]): void;
   onRefetch(url: string): void;
   onShowChunks(document: RagDocument): void;
   onEditFields(document: RagDocument): void;
@@ -191,6 +211,15 @@ function DocumentRows({
   const { t } = useTranslation();
   const counts = countByState(documents);
   const shown = filterDocuments(documents, filter);
+  // What is chosen among the documents there still are (a deleted one leaves the choice).
+  const chosen = documents.filter((d) => selected.has(d.id));
+  const allShown = shown.length > 0 && shown.every((d) => selected.has(d.id));
+  const toggle = (id: string, on: boolean) => {
+    const next = new Set(chosen.map((d) => d.id));
+    if (on) next.add(id);
+    else next.delete(id);
+    onSelect(next);
+  };
   return (
     <>
       {documents.length >= FILTER_FROM ? (
@@ -223,6 +252,37 @@ function DocumentRows({
           </Select>
         </div>
       ) : null}
+      {documents.length > 1 ? (
+        <div
+          className="flex min-h-9 flex-wrap items-center gap-x-3 gap-y-2"
+          data-testid="documents-selection"
+        >
+          <div className="flex items-center gap-2 pl-3">
+            <Checkbox
+              id="documents-select-all"
+              checked={allShown ? true : chosen.length > 0 ? 'indeterminate' : false}
+              onCheckedChange={(checked) =>
+                onSelect(checked === true ? new Set([...chosen, ...shown].map((d) => d.id)) : new Set())
+              }
+            />
+            <Label htmlFor="documents-select-all" className="text-sm font-normal">
+              {chosen.length
+                ? t('knowledge.documents.selected', { count: chosen.length })
+                : t('knowledge.documents.selectAll')}
+            </Label>
+          </div>
+          {chosen.length ? (
+            <>
+              <Button size="sm" variant="outline" onClick={() => onEditSelected(chosen)}>
+                <Tags /> {t('knowledge.fields.editMany')}
+              </Button>
+              <Button size="sm" variant="ghost" onClick={() => onSelect(new Set())}>
+                {t('knowledge.documents.clearSelection')}
+              </Button>
+            </>
+          ) : null}
+        </div>
+      ) : null}
       {shown.length === 0 ? (
         <p className="rounded-lg border border-dashed p-4 text-sm text-muted-foreground">
           {t('knowledge.documents.noMatch')}
@@ -233,6 +293,8 @@ function DocumentRows({
             <DocumentItem
               key={d.id}
               document={d}
+              selected={selected.has(d.id)}
+              onSelect={(on) => toggle(d.id, on)}
               onRefetch={onRefetch}
               onShowChunks={() => onShowChunks(d)}
               onEditFields={() => onEditFields(d)}

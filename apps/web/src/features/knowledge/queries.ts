@@ -20,6 +20,7 @@ import type {
   ToolTypeInfo,
   UpdateConnectorBody,
   UpdateRagCollectionBody,
+  UpdateRagDocumentsBody,
   UpdateToolBody,
 } from '@atelier/schemas';
 import { useQuery } from '@tanstack/react-query';
@@ -191,6 +192,8 @@ export const addWebPages = (collectionId: string, body: AddWebDocumentsBody) =>
   api.post<{ documents: RagDocument[] }>(`/rag_collections/${q(collectionId)}/documents/web`, body);
 export const deleteDocument = (collectionId: string, documentId: string) =>
   api.del(`/rag_collections/${q(collectionId)}/documents/${q(documentId)}`);
+export const updateDocumentsMetadata = (collectionId: string, body: UpdateRagDocumentsBody) =>
+  api.patch<{ documents: RagDocument[] }>(`/rag_collections/${q(collectionId)}/documents`, body);
 export const updateDocumentMetadata = (
   collectionId: string,
   documentId: string,
