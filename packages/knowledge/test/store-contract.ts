@@ -499,6 +499,16 @@ export function describeStoreContract(
       expect(
         await store.updateMetadata('tagged', { field: 'document_id', op: 'eq', value: 'none' }, change),
       ).toBe(0);
+      // Asked again, nothing changes (a store that can tell counts no chunk).
+      const again = await store.updateMetadata(
+        'tagged',
+        { field: 'document_id', op: 'eq', value: 'd1' },
+        change,
+      );
+      expect([0, 4]).toContain(again);
+      expect((await store.preview('tagged', { limit: 100 })).find((c) => c.id === 't0')!.metadata).toEqual(
+        rows.get('t0')!.metadata,
+      );
       await expectKnowledgeError(
         store.updateMetadata('absent', { field: 'document_id', op: 'eq', value: 'd1' }, change),
         404,

@@ -180,6 +180,19 @@ interface Target {
   index: VectorIndexKind | null;
 }
 
+/**
+ * The rows a filter matches, for a statement changing them: the filter, and its equalities again as
+ * containment, which lets the GIN index find the rows (a document's chunks among a whole
+ * collection's) instead of a scan of the collection.
+ */
+function matching(target: Target, filter: MetadataFilter, params: Params): string {
+  const where = compileFilter(filter, target.metadata, params);
+  const contains = containment(filter);
+  return contains
+    ? `${where} AND ${target.metadata} @> ${params.add(JSON.stringify(contains))}::jsonb`
+    : where;
+}
+
 interface ChunkRow {
   id: string;
   content: string;
@@ -965,15 +978,9 @@ export class PgvectorStore implements VectorStore {
     return this.on(name, async (found) => {
       const target = this.writable(found);
       const params = new Params();
-      const where = compileFilter(filter, target.metadata, params);
-      // The filter's equalities as containment let the GIN index find the rows (a document's chunks
-      // among a whole collection's) instead of a scan of the collection.
-      const contains = containment(filter);
-      const narrow = contains
-        ? ` AND ${target.metadata} @> ${params.add(JSON.stringify(contains))}::jsonb`
-        : '';
       const [row] = await this.sql.query<{ n: number }>(
-        `WITH d AS (DELETE FROM ${target.table} AS t WHERE ${where}${narrow} RETURNING 1) SELECT count(*)::int AS n FROM d`,
+        `WITH d AS (DELETE FROM ${target.table} AS t WHERE ${matching(target, filter, params)} RETURNING 1)
+         SELECT count(*)::int AS n FROM d`,
         params.values,
       );
       return row?.n ?? 0;
@@ -985,16 +992,12 @@ export class PgvectorStore implements VectorStore {
       const target = this.writable(found);
       const params = new Params();
       const set = params.add(JSON.stringify(change.set));
-      const unset = params.add(JSON.stringify(change.unset));
-      const where = compileFilter(filter, target.metadata, params);
-      const contains = containment(filter);
-      const narrow = contains
-        ? ` AND ${target.metadata} @> ${params.add(JSON.stringify(contains))}::jsonb`
-        : '';
+      const unset = `ARRAY(SELECT jsonb_array_elements_text(${params.add(JSON.stringify(change.unset))}::jsonb))`;
       const [row] = await this.sql.query<{ n: number }>(
-        `WITH u AS (UPDATE ${target.table} AS t SET metadata =
-           (t.metadata - ARRAY(SELECT jsonb_array_elements_text(${unset}::jsonb))) || ${set}::jsonb
-           WHERE ${where}${narrow} RETURNING 1) SELECT count(*)::int AS n FROM u`,
+        // A chunk already as asked is left as it is: rewriting its row would index it again for nothing.
+        `WITH u AS (UPDATE ${target.table} AS t SET metadata = (t.metadata - ${unset}) || ${set}::jsonb
+           WHERE ${matching(target, filter, params)} AND NOT (t.metadata @> ${set}::jsonb AND NOT t.metadata ?| ${unset})
+           RETURNING 1) SELECT count(*)::int AS n FROM u`,
         params.values,
       );
       return row?.n ?? 0;

@@ -129,7 +129,8 @@ export interface VectorStore {
   deleteWhere(name: string, filter: MetadataFilter): Promise<number>;
   /**
    * Changes the metadata of the chunks a filter matches, in place (content, vectors and hashes stay);
-   * answers how many chunks matched.
+   * answers how many it changed (a store may leave a chunk already so uncounted; one that cannot
+   * tell counts every chunk matched).
    */
   updateMetadata(name: string, filter: MetadataFilter, change: MetadataChange): Promise<number>;
   query(name: string, query: VectorQuery): Promise<ScoredChunk[]>;

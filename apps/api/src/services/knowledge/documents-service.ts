@@ -110,17 +110,18 @@ export function createDocumentsService(deps: DocumentsDeps) {
     return found;
   }
 
+  /** The documents of a collection, in the caller's organization. */
+  const ofCollection = (principal: Principal, collectionId: string) =>
+    and(
+      eq(ragDocuments.collectionId, collectionId),
+      eq(ragDocuments.organizationId, principal.organizationId),
+    );
+
   async function findDocument(principal: Principal, collectionId: string, id: string) {
     const [row] = await db
       .select()
       .from(ragDocuments)
-      .where(
-        and(
-          eq(ragDocuments.id, id),
-          eq(ragDocuments.collectionId, collectionId),
-          eq(ragDocuments.organizationId, principal.organizationId),
-        ),
-      )
+      .where(and(eq(ragDocuments.id, id), ofCollection(principal, collectionId)))
       .limit(1);
     if (!row) throw notFound('document');
     return row;
@@ -425,13 +426,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
       const rows = await db
         .select()
         .from(ragDocuments)
-        .where(
-          and(
-            eq(ragDocuments.collectionId, collectionId),
-            eq(ragDocuments.organizationId, principal.organizationId),
-            inArray(ragDocuments.id, ids),
-          ),
-        );
+        .where(and(ofCollection(principal, collectionId), inArray(ragDocuments.id, ids)));
       if (rows.length !== ids.length) throw notFound('document');
       const changes = rows.map((row) => {
         const next: DocumentFields = { ...row.metadata, ...body.set };
@@ -456,12 +451,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
       const rows = await db
         .select({ metadata: ragDocuments.metadata })
         .from(ragDocuments)
-        .where(
-          and(
-            eq(ragDocuments.collectionId, collectionId),
-            eq(ragDocuments.organizationId, principal.organizationId),
-          ),
-        );
+        .where(ofCollection(principal, collectionId));
       return fieldsOf(rows.map((r) => r.metadata));
     },
 
@@ -470,12 +460,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
       const rows = await db
         .select()
         .from(ragDocuments)
-        .where(
-          and(
-            eq(ragDocuments.collectionId, collectionId),
-            eq(ragDocuments.organizationId, principal.organizationId),
-          ),
-        )
+        .where(ofCollection(principal, collectionId))
         .orderBy(desc(ragDocuments.createdAt), desc(ragDocuments.id));
       return rows.map(toRagDocument);
     },

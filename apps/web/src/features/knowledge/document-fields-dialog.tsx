@@ -1,14 +1,11 @@
 import type { RagDocument } from '@atelier/schemas';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { FormDialogFooter } from '@/components/ui/form-dialog-footer';
-import { errorText } from '@/lib/api-client';
-import { toast } from '@/stores/toasts';
-import { EMPTY_ROW, FieldRowsEditor } from './field-rows-editor';
+import { EMPTY_ROW, FieldRowsEditor, useFieldsSave } from './field-rows-editor';
 import { fieldProblems, fieldRows, metadataOf, type FieldRow } from './metadata-fields';
-import { documentsKey, metadataFieldsKey, updateDocumentMetadata, useMetadataFields } from './queries';
+import { updateDocumentMetadata, useMetadataFields } from './queries';
 
 /**
  * Edits a document's own metadata fields (name and value rows; names and values the collection's
@@ -25,11 +22,10 @@ export function DocumentFieldsDialog({
   onClose(): void;
 }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const known = useMetadataFields(collectionId);
   const [rows, setRows] = useState<FieldRow[]>([EMPTY_ROW]);
   const [tried, setTried] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, save } = useFieldsSave(collectionId);
 
   useEffect(() => {
     if (!document) return;
@@ -42,21 +38,14 @@ export function DocumentFieldsDialog({
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (!document || busy) return;
+    if (!document) return;
     setTried(true);
     if (problems.some(Boolean)) return;
-    setBusy(true);
-    try {
-      await updateDocumentMetadata(collectionId, document.id, metadataOf(rows));
-      toast.success(t('knowledge.fields.saved'));
-      await queryClient.invalidateQueries({ queryKey: documentsKey(collectionId) });
-      await queryClient.invalidateQueries({ queryKey: metadataFieldsKey(collectionId) });
-      onClose();
-    } catch (error) {
-      toast.error(t('knowledge.fields.failed'), errorText(error, t('errors.unknown')));
-    } finally {
-      setBusy(false);
-    }
+    const saved = await save(
+      () => updateDocumentMetadata(collectionId, document.id, metadataOf(rows)),
+      t('knowledge.fields.saved'),
+    );
+    if (saved) onClose();
   }
 
   return (

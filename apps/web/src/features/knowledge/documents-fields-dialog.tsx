@@ -1,16 +1,13 @@
 import type { RagDocument } from '@atelier/schemas';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { FormDialogFooter } from '@/components/ui/form-dialog-footer';
 import { Label } from '@/components/ui/label';
-import { errorText } from '@/lib/api-client';
-import { toast } from '@/stores/toasts';
-import { EMPTY_ROW, FieldRowsEditor } from './field-rows-editor';
+import { EMPTY_ROW, FieldRowsEditor, useFieldsSave } from './field-rows-editor';
 import { fieldProblems, metadataOf, type FieldRow } from './metadata-fields';
-import { documentsKey, metadataFieldsKey, updateDocumentsMetadata, useMetadataFields } from './queries';
+import { updateDocumentsMetadata, useMetadataFields } from './queries';
 
 /**
  * Gives several documents fields at once: the rows are set on each (a field of the same name
@@ -29,12 +26,11 @@ export function DocumentsFieldsDialog({
 }) {
   const { t } = useTranslation();
   const id = useId();
-  const queryClient = useQueryClient();
   const known = useMetadataFields(collectionId);
   const [rows, setRows] = useState<FieldRow[]>([EMPTY_ROW]);
   const [removed, setRemoved] = useState<string[]>([]);
   const [tried, setTried] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, save } = useFieldsSave(collectionId);
   const open = documents !== null;
 
   useEffect(() => {
@@ -53,26 +49,21 @@ export function DocumentsFieldsDialog({
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (!documents || busy) return;
+    if (!documents) return;
     setTried(true);
     if (fieldProblems(rows).some(Boolean) || nothing) return;
-    setBusy(true);
-    try {
-      await updateDocumentsMetadata(collectionId, {
-        document_ids: documents.map((d) => d.id),
-        ...(Object.keys(set).length ? { set } : {}),
-        ...(removed.length ? { unset: removed } : {}),
-      });
-      toast.success(t('knowledge.fields.savedMany', { count: documents.length }));
-      await queryClient.invalidateQueries({ queryKey: documentsKey(collectionId) });
-      await queryClient.invalidateQueries({ queryKey: metadataFieldsKey(collectionId) });
-      onSaved();
-      onClose();
-    } catch (error) {
-      toast.error(t('knowledge.fields.failed'), errorText(error, t('errors.unknown')));
-    } finally {
-      setBusy(false);
-    }
+    const saved = await save(
+      () =>
+        updateDocumentsMetadata(collectionId, {
+          document_ids: documents.map((d) => d.id),
+          ...(Object.keys(set).length ? { set } : {}),
+          ...(removed.length ? { unset: removed } : {}),
+        }),
+      t('knowledge.fields.savedMany', { count: documents.length }),
+    );
+    if (!saved) return;
+    onSaved();
+    onClose();
   }
 
   return (

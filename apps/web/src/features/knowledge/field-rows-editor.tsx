@@ -1,13 +1,44 @@
 import type { MetadataField } from '@atelier/schemas';
 import { KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
+import { useQueryClient } from '@tanstack/react-query';
 import { Plus, X } from 'lucide-react';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { errorText } from '@/lib/api-client';
+import { toast } from '@/stores/toasts';
 import { fieldProblems, type FieldRow } from './metadata-fields';
+import { documentsKey, metadataFieldsKey } from './queries';
 
 export const EMPTY_ROW: FieldRow = { name: '', value: '' };
+
+/**
+ * Saving fields, as both dialogs do: one request at a time, its success or error said, the documents
+ * and the collection's fields read again; answers whether it was saved.
+ */
+export function useFieldsSave(collectionId: string) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  async function save(send: () => Promise<unknown>, saved: string): Promise<boolean> {
+    if (busy) return false;
+    setBusy(true);
+    try {
+      await send();
+      toast.success(saved);
+      await queryClient.invalidateQueries({ queryKey: documentsKey(collectionId) });
+      await queryClient.invalidateQueries({ queryKey: metadataFieldsKey(collectionId) });
+      return true;
+    } catch (error) {
+      toast.error(t('knowledge.fields.failed'), errorText(error, t('errors.unknown')));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { busy, save };
+}
 
 /**
  * Rows of metadata fields (a name and a value each), with the names and values the collection's
