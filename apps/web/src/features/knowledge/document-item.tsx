@@ -56,11 +56,11 @@ export function DocumentItem({
           aria-label={t('knowledge.documents.select', { name: d.filename })}
         />
         {web ? (
-          <Globe className="size-4 shrink-0 text-muted-foreground" />
+          <Globe className="hidden size-4 shrink-0 text-muted-foreground sm:block" />
         ) : d.type === 'image' ? (
-          <ImageIcon className="size-4 shrink-0 text-muted-foreground" />
+          <ImageIcon className="hidden size-4 shrink-0 text-muted-foreground sm:block" />
         ) : (
-          <FileText className="size-4 shrink-0 text-muted-foreground" />
+          <FileText className="hidden size-4 shrink-0 text-muted-foreground sm:block" />
         )}
         <div className="grid min-w-0 flex-1 gap-0.5">
           <p
