@@ -31,7 +31,7 @@ interface Changed {
 const MAX_FIELD_VALUES = 50;
 
 /** The fields of a collection's documents: each with its kinds, how many documents have it, and its most frequent values. */
-export function fieldsOf(all: readonly DocumentFields[]): MetadataField[] {
+export function collectionFields(all: readonly DocumentFields[]): MetadataField[] {
   const fields = new Map<
     string,
     {
@@ -158,7 +158,13 @@ export function createDocumentsService(deps: DocumentsDeps) {
           .from(ragDocuments)
           .where(and(eq(ragDocuments.collectionId, collection.id), eq(ragDocuments.filename, file.filename)))
           .limit(1);
-        if (existing && metadata && !isDeepStrictEqual(existing.metadata, metadata)) {
+        // A document with no stored chunks has none to change.
+        if (
+          existing &&
+          existing.chunkCount > 0 &&
+          metadata &&
+          !isDeepStrictEqual(existing.metadata, metadata)
+        ) {
           changed.push({ id: existing.id, before: existing.metadata });
         }
         if (existing && existing.sha256 === file.sha256 && existing.status === 'ready') {
@@ -452,7 +458,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
         .select({ metadata: ragDocuments.metadata })
         .from(ragDocuments)
         .where(ofCollection(principal, collectionId));
-      return fieldsOf(rows.map((r) => r.metadata));
+      return collectionFields(rows.map((r) => r.metadata));
     },
 
     async list(principal: Principal, collectionId: string): Promise<RagDocument[]> {

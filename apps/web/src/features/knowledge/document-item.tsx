@@ -1,5 +1,5 @@
 import type { RagDocument } from '@atelier/schemas';
-import { FileText, Globe, ImageIcon, RefreshCw, Rows3, Tags, Trash2 } from 'lucide-react';
+import { FileText, Globe, ImageIcon, type LucideIcon, RefreshCw, Rows3, Tags, Trash2 } from 'lucide-react';
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
@@ -43,6 +43,28 @@ export function DocumentItem({
   const { t } = useTranslation();
   const url = d.source_url;
   const web = url ? webPageLabel(url) : null;
+  const actions: { label: string; icon: LucideIcon; onClick(): void }[] = [
+    ...(d.status === 'ready' && d.chunk_count > 0
+      ? [
+          {
+            label: t('knowledge.documents.showChunks', { name: d.filename }),
+            icon: Rows3,
+            onClick: onShowChunks,
+          },
+        ]
+      : []),
+    { label: t('knowledge.fields.edit', { name: d.filename }), icon: Tags, onClick: onEditFields },
+    ...(url && (d.status === 'ready' || d.status === 'failed')
+      ? [
+          {
+            label: t('knowledge.web.refetch', { name: web?.name ?? d.filename }),
+            icon: RefreshCw,
+            onClick: () => onRefetch(url),
+          },
+        ]
+      : []),
+    { label: t('knowledge.delete', { name: d.filename }), icon: Trash2, onClick: onDelete },
+  ];
   return (
     <li
       className="grid gap-2 rounded-lg border bg-card p-3"
@@ -114,44 +136,11 @@ export function DocumentItem({
             ? t('knowledge.documents.processing', { percent: Math.round(d.progress * 100) })
             : t(`knowledge.documents.status.${d.status}`)}
         </Badge>
-        {d.status === 'ready' && d.chunk_count > 0 ? (
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label={t('knowledge.documents.showChunks', { name: d.filename })}
-            title={t('knowledge.documents.showChunks', { name: d.filename })}
-            onClick={onShowChunks}
-          >
-            <Rows3 />
+        {actions.map(({ label, icon: Icon, onClick }) => (
+          <Button key={label} variant="ghost" size="icon" aria-label={label} title={label} onClick={onClick}>
+            <Icon />
           </Button>
-        ) : null}
-        <Button
-          variant="ghost"
-          size="icon"
-          aria-label={t('knowledge.fields.edit', { name: d.filename })}
-          title={t('knowledge.fields.edit', { name: d.filename })}
-          onClick={onEditFields}
-        >
-          <Tags />
-        </Button>
-        {url && (d.status === 'ready' || d.status === 'failed') ? (
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label={t('knowledge.web.refetch', { name: web?.name ?? d.filename })}
-            onClick={() => onRefetch(url)}
-          >
-            <RefreshCw />
-          </Button>
-        ) : null}
-        <Button
-          variant="ghost"
-          size="icon"
-          aria-label={t('knowledge.delete', { name: d.filename })}
-          onClick={onDelete}
-        >
-          <Trash2 />
-        </Button>
+        ))}
       </div>
       {Object.keys(d.metadata).length > 0 ? (
         <ul className="flex flex-wrap gap-1.5" aria-label={t('knowledge.fields.of', { name: d.filename })}>

@@ -1,7 +1,7 @@
 import type { RagCollection, RagDocument } from '@atelier/schemas';
 import { useQueryClient } from '@tanstack/react-query';
 import { FileText, Search, Tags } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -209,6 +209,7 @@ function DocumentRows({
   onDelete(document: RagDocument): void;
 }) {
   const { t } = useTranslation();
+  const selectAllId = useId();
   const counts = countByState(documents);
   const shown = filterDocuments(documents, filter);
   // What is chosen among the documents there still are (a deleted one leaves the choice).
@@ -259,13 +260,13 @@ function DocumentRows({
         >
           <div className="flex items-center gap-2 pl-3">
             <Checkbox
-              id="documents-select-all"
+              id={selectAllId}
               checked={allShown ? true : chosen.length > 0 ? 'indeterminate' : false}
               onCheckedChange={(checked) =>
                 onSelect(checked === true ? new Set([...chosen, ...shown].map((d) => d.id)) : new Set())
               }
             />
-            <Label htmlFor="documents-select-all" className="text-sm font-normal">
+            <Label htmlFor={selectAllId} className="text-sm font-normal">
               {chosen.length
                 ? t('knowledge.documents.selected', { count: chosen.length })
                 : t('knowledge.documents.selectAll')}
