@@ -176,13 +176,13 @@ describe('documents', () => {
     ]);
     expect(heic).toMatchObject({ status: 415, body: { code: 'unsupported_type' } });
     expect(heic.body.detail).toContain('photo.heic');
-    // Legacy Excel and PowerPoint files: refused saying what to save them as.
-    const xls = await upload(t.app, token(), collectionId, [
-      { filename: 'budget.xls', content: 'x', mimeType: 'application/vnd.ms-excel' },
+    // Apple's formats: refused saying what to save them as.
+    const numbers = await upload(t.app, token(), collectionId, [
+      { filename: 'budget.numbers', content: 'x', mimeType: 'application/x-iwork-numbers-sffnumbers' },
     ]);
-    expect(xls).toMatchObject({ status: 415, body: { code: 'unsupported_type' } });
-    expect(xls.body.detail).toBe(
-      '"budget.xls": Excel 97-2003 workbooks (.xls) are not supported documents; save it as .xlsx.',
+    expect(numbers).toMatchObject({ status: 415, body: { code: 'unsupported_type' } });
+    expect(numbers.body.detail).toBe(
+      '"budget.numbers": Apple Numbers spreadsheets are not supported documents; save it as .xlsx.',
     );
     expect(files()).toEqual(before);
     const json = await call(t.app, 'POST', `/rag_collections/${collectionId}/documents`, {

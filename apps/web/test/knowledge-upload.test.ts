@@ -65,7 +65,7 @@ const doc = (status: RagDocument['status']) => ({ status }) as RagDocument;
 beforeEach(() => useUploads.setState({ uploads: [] }));
 
 describe('upload', () => {
-  it('refuses files of other types (an old format saying what to save it as) and files over 100 MB; takes .doc and .msg', () => {
+  it('refuses files of other types (an Apple format saying what to save it as) and files over 100 MB; takes .doc, .xls, .ppt, .rtf and .msg', () => {
     const big = file('big.pdf');
     Object.defineProperty(big, 'size', { value: 101 * 1024 * 1024 });
     const { accepted, rejected } = checkFiles(
@@ -79,14 +79,25 @@ describe('upload', () => {
         file('g.doc'),
         file('h.msg'),
         file('i.PPT'),
+        file('j.rtf'),
+        file('k.pages'),
         big,
       ].map(asItem),
     );
-    expect(accepted.map((f) => f.name)).toEqual(['a.PDF', 'b.md', 'd.tsv', 'e.xlsx', 'g.doc', 'h.msg']);
+    expect(accepted.map((f) => f.name)).toEqual([
+      'a.PDF',
+      'b.md',
+      'd.tsv',
+      'e.xlsx',
+      'f.xls',
+      'g.doc',
+      'h.msg',
+      'i.PPT',
+      'j.rtf',
+    ]);
     expect(rejected.map(({ file: _file, name, ...why }) => [name, why])).toEqual([
       ['c.exe', { reason: 'type' }],
-      ['f.xls', { reason: 'type', saveAs: '.xlsx' }],
-      ['i.PPT', { reason: 'type', saveAs: '.pptx' }],
+      ['k.pages', { reason: 'type', saveAs: '.docx' }],
       ['big.pdf', { reason: 'size' }],
     ]);
   });

@@ -7,22 +7,9 @@ import CFB from 'cfb';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DocumentError, parseDocument, type ParseDocumentInput, type ParsedDocument } from '../src/index';
+import { parseDocument, type ParsedDocument } from '../src/index';
 import { cellText } from '../src/parse/spreadsheet';
-
-const SENTENCE = 'The quick brown fox jumps over the lazy dog.';
-const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).pathname;
-const bytes = (name: string) => new Uint8Array(readFileSync(fixture(name)));
-
-/** The DocumentError a parse fails with (fails the test when it resolves or throws anything else). */
-async function refusal(input: ParseDocumentInput): Promise<DocumentError> {
-  const err = await parseDocument(input).then(
-    (doc) => new Error(`parsed as ${doc.type}`),
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(DocumentError);
-  return err as DocumentError;
-}
+import { bytes, fixture, refusal, SENTENCE } from './parse-helpers';
 
 /** Offsets of the central-directory records of a ZIP (signature PK\1\2). */
 function centralRecords(zip: Uint8Array): number[] {
@@ -718,26 +705,29 @@ describe('parseDocument: refusals are typed errors', () => {
     expect((await refusal({ data: zip, filename: 'archive.zip' })).code).toBe('unsupported_document');
   });
 
-  it('Excel and PowerPoint 97-2003 files, other OLE files and RTF are refused with how to make them readable', async () => {
-    const xls = await refusal({ data: bytes('legacy.xls'), filename: 'budget.xls' });
-    expect(xls.toJSON()).toMatchObject({ status: 415, code: 'unsupported_document' });
-    expect(xls.detail).toContain('save it as .xlsx');
-    // The content decides, whatever the name says.
-    const ppt = await refusal({ data: bytes('legacy.ppt'), filename: 'deck.doc' });
-    expect(ppt.toJSON()).toMatchObject({ status: 415, code: 'unsupported_document' });
-    expect(ppt.detail).toContain('save it as .pptx');
+  it('other OLE files, and Apple and old word processor formats, are refused with how to make them readable', async () => {
     const other = CFB.utils.cfb_new();
     CFB.utils.cfb_add(other, '/Contents', Buffer.from('not office'));
     const unknown = await refusal({
       data: CFB.write(other, { type: 'buffer' }) as Uint8Array,
       filename: 'x.doc',
     });
-    expect(unknown.detail).toContain('neither a Word 97-2003 document (.doc) nor an Outlook message (.msg)');
-    const rtf = await refusal({ data: strToU8('{\\rtf1\\ansi Hello}'), filename: 'letter.doc' });
-    expect(rtf.toJSON()).toMatchObject({
-      status: 415,
-      detail: 'RTF documents are not supported documents; save it as .docx',
+    expect(unknown.toJSON()).toMatchObject({ status: 415, code: 'unsupported_document' });
+    expect(unknown.detail).toContain('not a Word, Excel or PowerPoint 97-2003 file nor an Outlook message');
+    // Pages, Numbers and Keynote files are ZIP archives.
+    const pages = await refusal({
+      data: zipSync({ 'Index/Document.iwa': strToU8('x') }),
+      filename: 'Plan.pages',
     });
+    expect(pages.toJSON()).toMatchObject({
+      status: 415,
+      detail: 'Apple Pages documents are not supported documents; save it as .docx',
+    });
+    const works = await refusal({
+      data: new Uint8Array([0xff, 0x57, 0x50, 0x43, 0, 1]),
+      filename: 'old.wpd',
+    });
+    expect(works.detail).toBe('WordPerfect documents are not supported documents; save it as .docx');
   });
 
   it('a password-protected .doc is refused (422), not read as noise', async () => {

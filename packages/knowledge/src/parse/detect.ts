@@ -1,8 +1,8 @@
 import { extname } from 'node:path';
-import { KNOWLEDGE_EXTENSIONS } from '@atelier/schemas/constants';
+import { KNOWLEDGE_EXTENSIONS, REFUSED_FORMATS } from '@atelier/schemas/constants';
 import { unreadable, unsupported } from './errors';
 import type { DocumentType, ParseLimits } from './types';
-import { isOle, LEGACY_REFUSALS, oleKind } from './ole';
+import { isOle, oleKind } from './ole';
 import { elementsOf, parseXml } from './xml';
 import { ZipArchive } from './zip';
 
@@ -17,6 +17,10 @@ const MIME_TYPES: Readonly<Record<string, DocumentType>> = {
   'application/pdf': 'pdf',
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
   'application/msword': 'doc',
+  'application/rtf': 'rtf',
+  'text/rtf': 'rtf',
+  'application/vnd.ms-powerpoint': 'ppt',
+  'application/vnd.ms-excel': 'xls',
   'application/vnd.ms-outlook': 'email',
   'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
   ...ODF_TYPES,
@@ -47,8 +51,10 @@ const BINARY_TYPES: ReadonlySet<DocumentType> = new Set([
   'docx',
   'doc',
   'pptx',
+  'ppt',
   'odt',
   'xlsx',
+  'xls',
   'ods',
   'odp',
   'epub',
@@ -65,7 +71,23 @@ const OTHER_MAGIC: readonly [string, number[], string?][] = [
 ];
 
 /** What a binary type's content must be, when not a ZIP archive. */
-const CONTAINER: Partial<Record<DocumentType, string>> = { pdf: 'a PDF', doc: 'an OLE compound file' };
+const CONTAINER: Partial<Record<DocumentType, string>> = {
+  pdf: 'a PDF',
+  doc: 'an OLE compound file',
+  ppt: 'an OLE compound file',
+};
+
+/** Why a format is refused by its file ending, and what to save it as. */
+const REFUSALS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(REFUSED_FORMATS).map(([ext, f]) => [
+    ext,
+    `${f.name} are not supported documents; save it as ${f.saveAs}`,
+  ]),
+);
+
+/** RTF starts with `{\rtf` (Word also saves it under a .doc name). */
+export const isRtf = (data: Uint8Array) =>
+  /^\s*\{\\rtf/.test(Buffer.from(data.subarray(0, 64)).toString('latin1'));
 
 const startsWith = (data: Uint8Array, bytes: number[]) => bytes.every((b, i) => data[i] === b);
 
@@ -134,20 +156,21 @@ export async function detectType(
   if (isZip(data)) {
     const kind = await zipKind(data, limits);
     if (kind) return kind;
+    if (REFUSALS[ext]) throw unsupported(REFUSALS[ext]);
     if (claimed && BINARY_TYPES.has(claimed) && claimed !== 'pdf') {
       throw unreadable(`a ZIP archive without the parts of a ${claimed.toUpperCase()} document`);
     }
     throw unsupported('a ZIP archive that is not a DOCX, PPTX, XLSX, ODT, ODS, ODP or EPUB document');
   }
-  // Word 97-2003 documents and Outlook messages are read; other legacy Office files refused with advice.
+  // Word, Excel and PowerPoint 97-2003 files and Outlook messages.
   if (isOle(data)) return oleKind(data);
   if (isIsoMedia(data)) {
     throw unsupported('HEIC and AVIF photos and videos are not supported documents; save a photo as JPEG');
   }
-  // Word saves RTF under a .doc name too.
-  if (Buffer.from(data.subarray(0, 5)).toString('latin1') === '{\\rtf') {
-    throw unsupported(LEGACY_REFUSALS['.rtf']!);
-  }
+  if (isRtf(data)) return 'rtf';
+  if (claimed === 'rtf') throw unreadable('not a readable RTF document (it does not start with {\\rtf)');
+  // What web applications export as .xls is often an HTML table or an Excel 2003 XML spreadsheet.
+  if (claimed === 'xls' && !data.subarray(0, 8192).includes(0)) return 'xls';
   if (claimed === 'image') throw unreadable('not a readable image (PNG, JPEG, WebP and GIF are read)');
   if (claimed && BINARY_TYPES.has(claimed)) {
     throw unreadable(
@@ -156,7 +179,7 @@ export async function detectType(
   }
   const other = OTHER_MAGIC.find(([, magic]) => startsWith(data, magic));
   if (other) throw unsupported(`${other[0]}s are not supported documents${other[2] ?? ''}`);
-  if (!claimed && LEGACY_REFUSALS[ext]) throw unsupported(LEGACY_REFUSALS[ext]);
+  if (!claimed && REFUSALS[ext]) throw unsupported(REFUSALS[ext]);
   if (!claimed) {
     throw unsupported(
       `unsupported document type${ext ? ` "${ext}"` : ''}${mime ? ` (${mime})` : ''}; accepted: ${Object.keys(KNOWLEDGE_EXTENSIONS).join(' ')}`,

@@ -1,4 +1,3 @@
-import { LEGACY_FORMATS } from '@atelier/schemas/constants';
 import CFB from 'cfb';
 import { unreadable, unsupported } from './errors';
 import type { DocumentType } from './types';
@@ -6,18 +5,10 @@ import type { DocumentType } from './types';
 /** An OLE compound file (Office 97-2003, Outlook .msg) starts with this signature. */
 const OLE_SIGNATURE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 
-/** Why a legacy format is refused, and what to save it as, by its file ending. */
-export const LEGACY_REFUSALS: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.entries(LEGACY_FORMATS).map(([ext, f]) => [
-    ext,
-    `${f.name} are not supported documents; save it as ${f.saveAs}`,
-  ]),
-);
-
 export const isOle = (data: Uint8Array) => OLE_SIGNATURE.every((b, i) => data[i] === b);
 
 /** The compound file's directory, read with `cfb`. */
-function readContainer(data: Uint8Array): CFB.CFB$Container {
+export function readContainer(data: Uint8Array): CFB.CFB$Container {
   try {
     return CFB.read(data, { type: 'buffer' });
   } catch (err) {
@@ -41,8 +32,8 @@ function rootNames(container: CFB.CFB$Container): Set<string> {
 
 /**
  * Which legacy Office file an OLE compound file is, from the streams at its root: a Word 97-2003
- * document (`WordDocument`) or an Outlook message (`__substg1.0_…` properties) is read; an Excel or
- * PowerPoint 97-2003 file is refused, saying what to save it as.
+ * document (`WordDocument`), an Excel 97-2003 workbook (`Workbook`, or `Book` for Excel 5), a
+ * PowerPoint 97-2003 presentation (`PowerPoint Document`) or an Outlook message (`__substg1.0_…`).
  */
 export function oleKind(data: Uint8Array): DocumentType {
   const container = readContainer(data);
@@ -56,13 +47,9 @@ export function oleKind(data: Uint8Array): DocumentType {
     }
     return 'doc';
   }
-  if (names.has('Workbook') || names.has('Book')) {
-    throw unsupported(LEGACY_REFUSALS['.xls']!);
-  }
-  if (names.has('PowerPoint Document')) {
-    throw unsupported(LEGACY_REFUSALS['.ppt']!);
-  }
+  if (names.has('Workbook') || names.has('Book')) return 'xls';
+  if (names.has('PowerPoint Document')) return 'ppt';
   throw unsupported(
-    'an OLE compound file that is neither a Word 97-2003 document (.doc) nor an Outlook message (.msg)',
+    'an OLE compound file that is not a Word, Excel or PowerPoint 97-2003 file nor an Outlook message (.msg)',
   );
 }

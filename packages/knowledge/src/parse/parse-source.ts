@@ -7,25 +7,31 @@ import { drawImage, parseImage } from './image';
 import { parseDocx, parsePptx } from './office';
 import { parseOdp, parseOds, parseOdt } from './opendocument';
 import { parsePdf } from './pdf';
+import { parsePpt } from './ppt';
 import { renderPdfPages, type PageImage, type PdfDrawing } from './pdf-render';
 import { drawPictures } from './pictures';
 import { readFileLimited } from './read';
+import { parseRtf } from './rtf';
 import { parseXlsx } from './spreadsheet';
 import { parseCsv, parseHtml, parseJson, parseMarkdown, parseTxt } from './text';
 import type { DocumentType, FormatParser, ParseLimits, ParsedDocument } from './types';
+import { parseXls } from './xls';
 import { ZipArchive } from './zip';
 
 const PARSERS: Record<DocumentType, FormatParser> = {
   pdf: parsePdf,
   docx: parseDocx,
   doc: parseDoc,
+  rtf: parseRtf,
   pptx: parsePptx,
+  ppt: parsePpt,
   odt: parseOdt,
   ods: parseOds,
   odp: parseOdp,
   epub: parseEpub,
   email: parseEmail,
   xlsx: parseXlsx,
+  xls: parseXls,
   markdown: parseMarkdown,
   csv: parseCsv,
   json: parseJson,

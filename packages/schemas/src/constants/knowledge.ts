@@ -57,9 +57,14 @@ export const documentTypes = [
   'docx',
   // Word 97-2003 (an OLE compound file).
   'doc',
+  'rtf',
   'pptx',
+  // PowerPoint 97-2003 (an OLE compound file).
+  'ppt',
   'odt',
   'xlsx',
+  // Excel 97-2003 (an OLE compound file), or what web applications export under that name.
+  'xls',
   'ods',
   'odp',
   'epub',
@@ -79,9 +84,13 @@ export const KNOWLEDGE_EXTENSIONS: Readonly<Record<string, DocumentType>> = {
   '.pdf': 'pdf',
   '.docx': 'docx',
   '.doc': 'doc',
+  '.rtf': 'rtf',
   '.pptx': 'pptx',
+  '.ppt': 'ppt',
+  '.pps': 'ppt',
   '.odt': 'odt',
   '.xlsx': 'xlsx',
+  '.xls': 'xls',
   '.ods': 'ods',
   '.odp': 'odp',
   '.epub': 'epub',
@@ -120,11 +129,13 @@ export const KNOWLEDGE_EXTENSIONS: Readonly<Record<string, DocumentType>> = {
   '.gif': 'image',
 };
 
-/** Formats refused by their file ending (an old binary format, RTF): what they are and what to save them as. */
-export const LEGACY_FORMATS: Readonly<Record<string, { name: string; saveAs: string }>> = {
-  '.xls': { name: 'Excel 97-2003 workbooks (.xls)', saveAs: '.xlsx' },
-  '.ppt': { name: 'PowerPoint 97-2003 presentations (.ppt)', saveAs: '.pptx' },
-  '.rtf': { name: 'RTF documents', saveAs: '.docx' },
+/** Formats refused by their file ending (Apple's, old word processors'): what they are and what to save them as. */
+export const REFUSED_FORMATS: Readonly<Record<string, { name: string; saveAs: string }>> = {
+  '.pages': { name: 'Apple Pages documents', saveAs: '.docx' },
+  '.numbers': { name: 'Apple Numbers spreadsheets', saveAs: '.xlsx' },
+  '.key': { name: 'Apple Keynote presentations', saveAs: '.pptx' },
+  '.wpd': { name: 'WordPerfect documents', saveAs: '.docx' },
+  '.wps': { name: 'Microsoft Works documents', saveAs: '.docx' },
 };
 
 /** Stored tool configurations nodes reference by `toolId`. */

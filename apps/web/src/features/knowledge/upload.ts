@@ -1,5 +1,5 @@
 import type { RagDocument } from '@atelier/schemas';
-import { KNOWLEDGE_EXTENSIONS, KNOWLEDGE_LIMITS, LEGACY_FORMATS } from '@atelier/schemas/constants';
+import { KNOWLEDGE_EXTENSIONS, KNOWLEDGE_LIMITS, REFUSED_FORMATS } from '@atelier/schemas/constants';
 import { create } from 'zustand';
 
 /** The file endings a collection ingests (its document types). */
@@ -42,9 +42,9 @@ export function checkFiles(items: readonly UploadItem[]): {
   for (const item of items) {
     const name = item.name.toLowerCase();
     if (!ACCEPTED_EXTENSIONS.some((ext) => name.endsWith(ext))) {
-      const legacy = Object.entries(LEGACY_FORMATS).find(([ext]) => name.endsWith(ext))?.[1];
+      const refused = Object.entries(REFUSED_FORMATS).find(([ext]) => name.endsWith(ext))?.[1];
       rejected.push(
-        legacy ? { ...item, reason: 'type', saveAs: legacy.saveAs } : { ...item, reason: 'type' },
+        refused ? { ...item, reason: 'type', saveAs: refused.saveAs } : { ...item, reason: 'type' },
       );
     } else if (item.file.size > KNOWLEDGE_LIMITS.maxDocumentBytes) rejected.push({ ...item, reason: 'size' });
     else accepted.push(item);
