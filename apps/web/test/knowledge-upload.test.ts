@@ -1,4 +1,5 @@
 import type { RagDocument, Tool } from '@atelier/schemas';
+import { isFolderClutter } from '@atelier/schemas/constants';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatBytes, formatScore } from '../src/features/knowledge/format';
 import { isIngesting } from '../src/features/knowledge/queries';
@@ -9,7 +10,6 @@ import {
   asItem,
   checkFiles,
   fractionOf,
-  isClutter,
   perFileProgress,
   sendFiles,
   uploadAll,
@@ -154,7 +154,7 @@ describe('upload', () => {
       [item('a.txt')],
       () => {},
     );
-    expect(docs).toEqual([{ id: 'd1' }]);
+    expect(docs).toEqual({ documents: [{ id: 'd1' }], skipped: [] });
     expect(refresh).toHaveBeenCalledOnce();
     expect(sent.map((s) => s.headers.authorization)).toEqual(['Bearer old', 'Bearer new']);
     expect(sent[0]!.url).toBe('http://api/rag_collections/c%201/documents');
@@ -191,6 +191,22 @@ describe('upload', () => {
     expect(uploads.slice(0, 20).every((u) => u.status === 'done' && u.progress === 1)).toBe(true);
     expect(uploads[20]).toMatchObject({ name: 'f20.txt', status: 'failed', error: 'Unsupported file' });
     expect(onDone).toHaveBeenCalledOnce();
+  });
+
+  it('an archive: what the API left out of it goes to onDone, with why', async () => {
+    const skipped = [{ filename: 'policies/logo.svg', detail: 'unsupported document type ".svg"' }];
+    const { factory, sent } = fakeXhr([{ status: 202, body: { documents: [{ id: 'd1' }], skipped } }]);
+    const onDone = vi.fn();
+    expect(checkFiles([item('policies.zip')]).accepted.map((f) => f.name)).toEqual(['policies.zip']);
+    await uploadAll(
+      { baseUrl: 'http://api', token: () => 't', refresh: async () => {}, xhr: factory },
+      'c1',
+      [item('policies.zip')],
+      onDone,
+    );
+    expect((sent[0]!.form.getAll('file') as File[]).map((f) => f.name)).toEqual(['policies.zip']);
+    expect(onDone).toHaveBeenCalledWith(skipped);
+    expect(useUploads.getState().uploads[0]).toMatchObject({ name: 'policies.zip', status: 'done' });
   });
 
   it('a request turned away by the rate limit waits as the API says and is sent again', async () => {
@@ -231,8 +247,8 @@ describe('upload', () => {
       'docs/Thumbs.db',
       'desktop.ini',
     ])
-      expect(isClutter(name), name).toBe(true);
-    expect(isClutter('docs/2024/report.v2.pdf')).toBe(false);
+      expect(isFolderClutter(name), name).toBe(true);
+    expect(isFolderClutter('docs/2024/report.v2.pdf')).toBe(false);
   });
 
   it('a dropped folder is walked through its subfolders, entries read until the reader has no more', async () => {

@@ -900,24 +900,16 @@ describe('parseDocument: zip bombs', () => {
     expect(doc.text).toContain(SENTENCE);
   });
 
-  it('an entry lying about its size (declares 100 bytes) is stopped by counting the inflated bytes', async () => {
+  it('an entry lying about its size (declares 100 bytes) is stopped once it inflates past it', async () => {
     const liar = declareSize(zerosDocx(), 'word/media/zeros.bin', 100);
-    const err = await refusal({
-      data: liar,
-      filename: 'liar.docx',
-      limits: { maxUncompressedBytes: 1024 * 1024 },
-    });
-    expect(err.code).toBe('document_too_large');
-    // Within the limit the lie is still caught: the entry is not the size it declares.
-    const within = await refusal({
-      data: liar,
-      filename: 'liar.docx',
-      limits: { maxUncompressedBytes: 8 * 1024 * 1024 },
-    });
-    expect(within.toJSON()).toMatchObject({
-      status: 422,
-      detail: expect.stringMatching(/not the size it declares/),
-    });
+    // Whatever the archive's limit, the entry is never held beyond the size it declares.
+    for (const maxUncompressedBytes of [1024 * 1024, 8 * 1024 * 1024]) {
+      const err = await refusal({ data: liar, filename: 'liar.docx', limits: { maxUncompressedBytes } });
+      expect(err.toJSON()).toMatchObject({
+        status: 422,
+        detail: expect.stringMatching(/zeros\.bin is not the size it declares/),
+      });
+    }
   });
 
   it('pptx, xlsx, the OpenDocument formats and EPUB go through the same limits', async () => {

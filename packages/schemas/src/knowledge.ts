@@ -299,6 +299,12 @@ export const ragDocument = z.object({
 });
 export type RagDocument = z.infer<typeof ragDocument>;
 export const ragDocumentsAnswer = z.object({ documents: z.array(ragDocument) });
+/** A file of an uploaded archive that was not taken, and why (a type not read, over the size limit…). */
+export const skippedFile = z.object({ filename: z.string(), detail: z.string() });
+export type SkippedFile = z.infer<typeof skippedFile>;
+/** An upload's answer: the documents queued, and the files of its archives (.zip) that were not taken. */
+export const uploadDocumentsAnswer = ragDocumentsAnswer.extend({ skipped: z.array(skippedFile) });
+export type UploadDocumentsAnswer = z.infer<typeof uploadDocumentsAnswer>;
 export const ragDocumentAnswer = z.object({ document: ragDocument });
 export const documentParams = z.object({ id: uuid, documentId: uuid }).strict();
 /** A document's metadata replaced as a whole (a field left out is removed); its chunks are updated, not embedded again. */

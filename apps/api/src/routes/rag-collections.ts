@@ -16,6 +16,7 @@ import {
   ragCollectionsAnswer,
   ragDocumentAnswer,
   ragDocumentsAnswer,
+  uploadDocumentsAnswer,
   updateRagCollectionBody,
   updateRagDocumentBody,
   updateRagDocumentsBody,
@@ -155,10 +156,10 @@ const ragCollectionsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          'Upload documents (multipart/form-data, "file" parts: up to 20 files of up to 100 MB, streamed to disk) and queue their ingestion; a file of a folder may be named by its path in the folder (policies/2024/leave.pdf); the same name again replaces the document (keeping its metadata fields). An optional "metadata" field, a JSON object such as {"department": "HR", "year": 2024}, gives every file\'s document these fields',
+          'Upload documents (multipart/form-data, "file" parts: up to 20 files of up to 100 MB, streamed to disk) and queue their ingestion; a file of a folder may be named by its path in the folder (policies/2024/leave.pdf); the same name again replaces the document (keeping its metadata fields). A .zip is taken as a folder: each file inside of a type Atelier reads becomes a document named by its path (policies.zip gives policies/leave.pdf; up to 1,000 documents, 1 GB expanded), the others are answered in "skipped" with why. An optional "metadata" field, a JSON object such as {"department": "HR", "year": 2024}, gives every file\'s document these fields',
         consumes: ['multipart/form-data'],
         params: idParams,
-        response: { 202: ragDocumentsAnswer, ...errorAnswers(...AUTHED, 404, 409, 413, 415, 429) },
+        response: { 202: uploadDocumentsAnswer, ...errorAnswers(...AUTHED, 404, 409, 413, 415, 422, 429) },
       },
     },
     async (request, reply) => {
@@ -168,7 +169,7 @@ const ragCollectionsRoutes: FastifyPluginAsyncZod = async (app) => {
         }
         return request.parts() as AsyncIterable<UploadPart>;
       });
-      return reply.status(202).send({ documents: uploaded });
+      return reply.status(202).send(uploaded);
     },
   );
 

@@ -108,13 +108,16 @@ export class ZipArchive {
     const out: Uint8Array[] = [];
     let size = 0;
     let over = false;
+    // An entry is held in memory only up to the size it declares: one that lies stops there.
+    let lied = false;
     const inflate = new Inflate((chunk) => {
       size += chunk.byteLength;
-      if (this.inflated + size > this.limits.maxUncompressedBytes) over = true;
+      if (size > entry.size) lied = true;
+      else if (this.inflated + size > this.limits.maxUncompressedBytes) over = true;
       else out.push(chunk);
     });
     try {
-      for (let i = 0; i < raw.byteLength && !over; i += CHUNK) {
+      for (let i = 0; i < raw.byteLength && !over && !lied; i += CHUNK) {
         inflate.push(raw.subarray(i, i + CHUNK), i + CHUNK >= raw.byteLength);
         // A compressed chunk may expand a thousandfold: give the loop a turn now and then.
         if (i > 0 && i % (16 * CHUNK) === 0) await yieldToLoop();
@@ -122,6 +125,7 @@ export class ZipArchive {
     } catch (err) {
       throw unreadable(`corrupt ZIP archive (cannot inflate ${name})`, err);
     }
+    if (lied) throw unreadable(`corrupt ZIP archive (${name} is not the size it declares)`);
     if (over) throw tooLarge(`archive expands beyond the limit of ${this.limits.maxUncompressedBytes} bytes`);
     if (size !== entry.size) throw unreadable(`corrupt ZIP archive (${name} is not the size it declares)`);
     this.count(size);

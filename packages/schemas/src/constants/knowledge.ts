@@ -129,6 +129,22 @@ export const KNOWLEDGE_EXTENSIONS: Readonly<Record<string, DocumentType>> = {
   '.gif': 'image',
 };
 
+/** Archives an upload takes as a folder: each file inside whose type is read becomes a document. */
+export const ARCHIVE_EXTENSIONS: readonly string[] = ['.zip'];
+export const ARCHIVE_MIME_TYPES: readonly string[] = ['application/zip', 'application/x-zip-compressed'];
+
+/**
+ * A folder's (or an archive's) files that are nobody's documents: hidden files and folders, macOS and
+ * Windows bookkeeping. Left out of an uploaded folder or archive without a word.
+ */
+export function isFolderClutter(path: string): boolean {
+  const segments = path.split('/');
+  const own = segments.at(-1) ?? '';
+  return (
+    segments.some((s) => s.startsWith('.') || s === '__MACOSX') || /^(thumbs\.db|desktop\.ini)$/i.test(own)
+  );
+}
+
 /** Formats refused by their file ending (Apple's, old word processors'): what they are and what to save them as. */
 export const REFUSED_FORMATS: Readonly<Record<string, { name: string; saveAs: string }>> = {
   '.pages': { name: 'Apple Pages documents', saveAs: '.docx' },
@@ -147,6 +163,10 @@ export const KNOWLEDGE_LIMITS = {
   maxDocumentBytes: 100 * 1024 * 1024,
   /** Files in one upload request. */
   maxFilesPerUpload: 20,
+  /** Documents one uploaded archive (.zip, taken as a folder) may give. */
+  maxArchiveDocuments: 1000,
+  /** Bytes one uploaded archive may expand to (its files together). */
+  maxArchiveExpandedBytes: 1024 * 1024 * 1024,
   /** PDF pages without text (scans) one document may have read by OCR. */
   maxOcrPages: 500,
   /** Pixels of one image document (a 48-megapixel photo fits); larger ones are refused before decoding. */

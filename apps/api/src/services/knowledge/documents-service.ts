@@ -10,6 +10,7 @@ import type {
   DocumentMetadata,
   MetadataField,
   RagDocument,
+  UploadDocumentsAnswer,
   UpdateRagDocumentsBody,
 } from '@atelier/schemas';
 import { KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
@@ -19,7 +20,8 @@ import { AppError, conflict, notFound } from '../errors';
 import { uploadsDirOf, type CollectionsService, type FoundCollection } from './collections-service';
 import type { ConnectorsService, KnowledgeApi } from './connectors-service';
 import { mapped } from './errors';
-import { discard, keep, stageFiles, type StagedFile, type UploadPart } from './upload-files';
+import { discard, keep, type StagedFile } from './staged-files';
+import { stageFiles, type UploadPart } from './upload-files';
 
 type DocumentRow = typeof ragDocuments.$inferSelect;
 /** A document whose fields an upload or an edit changed, with the fields its chunks had. */
@@ -379,10 +381,12 @@ export function createDocumentsService(deps: DocumentsDeps) {
       principal: Principal,
       collectionId: string,
       parts: () => AsyncIterable<UploadPart>,
-    ): Promise<RagDocument[]> {
+    ): Promise<UploadDocumentsAnswer> {
       const found = await writableOne(principal, collectionId);
       const dir = uploadsDirOf(deps.dataDir, found.row.organizationId, found.row.id);
-      const { files, metadata } = await stageFiles(parts(), dir, { images: found.row.ocrModelId !== null });
+      const { files, metadata, skipped } = await stageFiles(parts(), dir, {
+        images: found.row.ocrModelId !== null,
+      });
       let recorded: Awaited<ReturnType<typeof record>>;
       try {
         recorded = await record(principal, found.row, dir, files, metadata);
@@ -398,7 +402,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
           `documents' metadata not written on their chunks in collection ${collectionId}`,
         ),
       );
-      return recorded.rows.map(toRagDocument);
+      return { documents: recorded.rows.map(toRagDocument), skipped };
     },
 
     /**

@@ -1,14 +1,15 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { rename, unlink } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { privateDir, PRIVATE_FILE_MODE } from '@atelier/db';
 import { DEFAULT_LIMITS, DocumentError, detectType } from '@atelier/knowledge';
-import { documentMetadata, type DocumentMetadata } from '@atelier/schemas';
+import { documentMetadata, type DocumentMetadata, type SkippedFile } from '@atelier/schemas';
 import { KNOWLEDGE_EXTENSIONS, KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
 import { AppError } from '../errors';
+import { expandArchive, isArchive } from './upload-archive';
+import { cleanFilename, discard, type FileRefusal, type StagedFile } from './staged-files';
 
 /** One part of a multipart upload, as @fastify/multipart yields it: a file, or a form field. */
 export type UploadPart =
@@ -18,65 +19,39 @@ export type UploadPart =
 /** What an upload carries: its files, staged on disk, and the metadata fields given for all of them. */
 export interface StagedUpload {
   files: StagedFile[];
+  /** Files of its archives (.zip) that were not taken, and why. */
+  skipped: SkippedFile[];
   /** The `metadata` form field (a JSON object), when one was sent: each file's document gets these fields. */
   metadata: DocumentMetadata | undefined;
 }
 
-/** A file written to disk under a temporary name, with its sha256. */
-export interface StagedFile {
-  tempPath: string;
-  filename: string;
-  mimeType: string;
-  sizeBytes: number;
-  sha256: string;
-}
-
-const MAX_FILENAME = 255;
-
 /**
- * The document's name, checked: the file's own name, or its path inside a folder that was uploaded
- * (`policies/2024/leave.pdf`, as a browser gives the files of a picked or dropped folder), so that two
- * files of one name in two folders are two documents. An absolute path (a client sending where the file
- * was on its disk) keeps only the file's name; empty, `.` and `..` segments are dropped. The name is
- * never a path on the server: an upload is stored under its document's id.
+ * What ingestion could never read, known by name and MIME type before any byte arrives: a type not read
+ * (415 unsupported_type), an image where the collection has no OCR model to read it (422).
  */
-function cleanFilename(raw: string): string {
-  const path = raw.replace(/\\/g, '/').trim();
-  const segments = path
-    .split('/')
-    .map((segment) => segment.trim())
-    .filter((segment) => segment !== '' && segment !== '.' && segment !== '..');
-  const absolute = path.startsWith('/') || /^[a-z]:\//i.test(path);
-  const name = absolute ? (segments.at(-1) ?? '') : segments.join('/');
-  if (!name || name.length > MAX_FILENAME || [...name].some((c) => c.charCodeAt(0) < 0x20)) {
-    throw new AppError(422, 'invalid_filename', `Each file needs a name of 1 to ${MAX_FILENAME} characters.`);
-  }
-  return name;
-}
-
-/** Refuses early, by name and MIME type, what ingestion could never parse (415 unsupported_type). */
-async function assertAccepted(filename: string, mimeType: string) {
+export async function refusalOf(
+  filename: string,
+  mimeType: string,
+  images: boolean,
+): Promise<FileRefusal | undefined> {
   try {
     // No content yet: only the name and the MIME type decide (the content is checked when parsed).
     await detectType(new Uint8Array(0), filename, mimeType, DEFAULT_LIMITS);
   } catch (error) {
     if (error instanceof DocumentError && error.code === 'unsupported_document') {
-      throw new AppError(415, 'unsupported_type', `"${filename}": ${error.detail}.`);
+      return { status: 415, code: 'unsupported_type', reason: error.detail };
     }
   }
-}
-
-/** An image is read by the collection's OCR model only: without one it is refused at once, not failed later. */
-function assertReadable(filename: string, mimeType: string, images: boolean) {
   const image =
     KNOWLEDGE_EXTENSIONS[extname(filename).toLowerCase()] === 'image' || mimeType.startsWith('image/');
   if (image && !images) {
-    throw new AppError(
-      422,
-      'ocr_model_missing',
-      `"${filename}": an image is read by the collection's OCR model; choose one in the collection's settings first.`,
-    );
+    return {
+      status: 422,
+      code: 'ocr_model_missing',
+      reason: "an image is read by the collection's OCR model; choose one in the collection's settings first",
+    };
   }
+  return undefined;
 }
 
 /** The `metadata` form field: a JSON object of the documents' own fields, checked as a PATCH's would be. */
@@ -126,9 +101,10 @@ function limitError(error: unknown): unknown {
 
 /**
  * Streams every file part to `dir` under a temporary name while its sha256 is computed: nothing is
- * held whole in memory; a `metadata` field (anywhere in the body) is read and checked. On any refusal (a file over the limit, a refused type, an image where the
- * collection has no OCR model: `images` false) every file written so far is removed, so a refused
- * upload leaves nothing on disk.
+ * held whole in memory; a `metadata` field (anywhere in the body) is read and checked; an archive (.zip)
+ * gives its files as a folder would (upload-archive.ts), those it could not give listed in `skipped`. On
+ * any refusal (a file over the limit, a refused type, an image where the collection has no OCR model:
+ * `images` false) every file written so far is removed, so a refused upload leaves nothing on disk.
  */
 export async function stageFiles(
   parts: AsyncIterable<UploadPart>,
@@ -137,6 +113,7 @@ export async function stageFiles(
 ): Promise<StagedUpload> {
   privateDir(dir);
   const staged: StagedFile[] = [];
+  const skipped: SkippedFile[] = [];
   let metadata: DocumentMetadata | undefined;
   try {
     for await (const part of parts) {
@@ -152,8 +129,9 @@ export async function stageFiles(
         continue;
       }
       const filename = cleanFilename(part.filename);
-      await assertAccepted(filename, part.mimetype);
-      assertReadable(filename, part.mimetype, options.images);
+      const archive = isArchive(filename, part.mimetype);
+      const refused = archive ? undefined : await refusalOf(filename, part.mimetype, options.images);
+      if (refused) throw new AppError(refused.status, refused.code, `"${filename}": ${refused.reason}.`);
       const tempPath = join(dir, `.upload-${randomUUID()}`);
       const hash = createHash('sha256');
       let sizeBytes = 0;
@@ -172,10 +150,27 @@ export async function stageFiles(
       );
       file.sizeBytes = sizeBytes;
       file.sha256 = hash.digest('hex');
+      if (archive) {
+        // The archive gives its files (each staged as an upload of its own) and goes.
+        staged.pop();
+        const expanded = await expandArchive(file, dir, (name) =>
+          refusalOf(name, '', options.images),
+        ).finally(() => discard([file]));
+        staged.push(...expanded.files);
+        skipped.push(...expanded.skipped);
+      }
     }
   } catch (error) {
     await discard(staged);
     throw limitError(error);
+  }
+  if (staged.length === 0 && skipped.length > 0) {
+    const some = skipped.slice(0, 3).map((f) => `"${f.filename}": ${f.detail}`);
+    throw new AppError(
+      422,
+      'no_documents',
+      `The archive holds no document Atelier reads (${some.join('; ')}${skipped.length > 3 ? '; …' : ''}).`,
+    );
   }
   if (staged.length === 0) {
     throw new AppError(
@@ -184,13 +179,5 @@ export async function stageFiles(
       'Send one or more files in "file" parts of a multipart/form-data body.',
     );
   }
-  return { files: staged, metadata };
+  return { files: staged, metadata, skipped };
 }
-
-/** Removes staged files that were not kept. */
-export async function discard(files: readonly StagedFile[]) {
-  await Promise.all(files.map((f) => unlink(f.tempPath).catch(() => undefined)));
-}
-
-/** Puts a staged file in its place (replacing the previous upload of the same document). */
-export const keep = (file: StagedFile, path: string) => rename(file.tempPath, path);

@@ -26,7 +26,11 @@ export function Toaster() {
         >
           <div className="grid flex-1 gap-1">
             <p className="text-sm font-semibold">{toast.title}</p>
-            {toast.description ? <p className="text-sm opacity-90">{toast.description}</p> : null}
+            {toast.description ? (
+              <p className="whitespace-pre-line text-sm opacity-90 [overflow-wrap:anywhere]">
+                {toast.description}
+              </p>
+            ) : null}
           </div>
           <button
             type="button"

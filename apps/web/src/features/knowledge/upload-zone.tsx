@@ -1,4 +1,5 @@
-import { KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
+import type { SkippedFile } from '@atelier/schemas';
+import { isFolderClutter, KNOWLEDGE_LIMITS } from '@atelier/schemas/constants';
 import { Files, FolderUp, Globe, Upload, X } from 'lucide-react';
 import { useCallback, useId, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,12 +14,14 @@ import {
   ACCEPTED_EXTENSIONS,
   asItem,
   checkFiles,
-  isClutter,
   MAX_FOLDER_FILES,
   uploadAll,
   useUploads,
   type UploadDeps,
 } from './upload';
+
+/** Files an archive left out that a toast names; the rest are counted. */
+const SKIPPED_SHOWN = 5;
 
 const deps: UploadDeps = { baseUrl: apiUrl, token: () => tokens.access(), refresh: () => api.refresh() };
 
@@ -55,7 +58,9 @@ export function UploadZone({
       toast.error(t('knowledge.upload.tooMany', { max: MAX_FOLDER_FILES }));
       return;
     }
-    const { accepted, rejected } = checkFiles(fromFolder ? items.filter((i) => !isClutter(i.name)) : items);
+    const { accepted, rejected } = checkFiles(
+      fromFolder ? items.filter((i) => !isFolderClutter(i.name)) : items,
+    );
     // A folder's files of other types are counted in one message; a file picked alone is named.
     const counted = (r: (typeof rejected)[number]) => fromFolder && r.reason === 'type';
     const skipped = rejected.filter(counted).length;
@@ -73,7 +78,18 @@ export function UploadZone({
     }
     if (fromFolder && accepted.length === 0 && rejected.length === 0)
       toast.error(t('knowledge.upload.folderEmpty'));
-    if (accepted.length > 0) void uploadAll(deps, collectionId, accepted, onUploaded);
+    if (accepted.length > 0) void uploadAll(deps, collectionId, accepted, afterUpload);
+  }
+
+  /** Refreshes the documents; names what an archive held that Atelier does not read, and why. */
+  function afterUpload(skipped: SkippedFile[]) {
+    onUploaded();
+    if (skipped.length === 0) return;
+    const shown = skipped.slice(0, SKIPPED_SHOWN).map((f) => `${f.filename}: ${f.detail}`);
+    if (skipped.length > SKIPPED_SHOWN) {
+      shown.push(t('knowledge.upload.archiveMore', { count: skipped.length - SKIPPED_SHOWN }));
+    }
+    toast.error(t('knowledge.upload.archiveSkipped', { count: skipped.length }), shown.join('\n'));
   }
 
   /** Picked files, or a picked folder's (named by their path in it). */

@@ -1,9 +1,14 @@
-import type { RagDocument } from '@atelier/schemas';
-import { KNOWLEDGE_EXTENSIONS, KNOWLEDGE_LIMITS, REFUSED_FORMATS } from '@atelier/schemas/constants';
+import type { SkippedFile, UploadDocumentsAnswer } from '@atelier/schemas';
+import {
+  ARCHIVE_EXTENSIONS,
+  KNOWLEDGE_EXTENSIONS,
+  KNOWLEDGE_LIMITS,
+  REFUSED_FORMATS,
+} from '@atelier/schemas/constants';
 import { create } from 'zustand';
 
-/** The file endings a collection ingests (its document types). */
-export const ACCEPTED_EXTENSIONS = Object.keys(KNOWLEDGE_EXTENSIONS);
+/** The file endings an upload takes: the document types a collection ingests, and archives (a .zip, taken as a folder). */
+export const ACCEPTED_EXTENSIONS = [...Object.keys(KNOWLEDGE_EXTENSIONS), ...ARCHIVE_EXTENSIONS];
 
 /**
  * A file to send and the name its document gets: its path in a folder that was picked or dropped
@@ -19,15 +24,6 @@ export const asItem = (file: File): UploadItem => ({ file, name: file.webkitRela
 
 /** The most files one folder may bring at once (a home folder dropped by mistake is not sent). */
 export const MAX_FOLDER_FILES = 500;
-
-/** A folder's files that are nobody's documents: hidden files and folders, macOS and Windows bookkeeping. */
-export function isClutter(name: string): boolean {
-  const segments = name.split('/');
-  const own = segments.at(-1) ?? '';
-  return (
-    segments.some((s) => s.startsWith('.') || s === '__MACOSX') || /^(thumbs\.db|desktop\.ini)$/i.test(own)
-  );
-}
 
 /** Why a file is refused: a type not ingested (`saveAs`: the format to save an old one as first), or its size. */
 export type Rejection = { reason: 'type'; saveAs?: string } | { reason: 'size' };
@@ -146,14 +142,15 @@ export class RateLimited extends Error {
 
 /**
  * Uploads files to a collection in one request; a 401 refreshes the session once and sends again.
- * Answers the documents the API queued, or throws with the API's detail (`RateLimited` for a 429).
+ * Answers the documents the API queued and the files of archives it left out, or throws with the API's
+ * detail (`RateLimited` for a 429).
  */
 export async function uploadFiles(
   deps: UploadDeps,
   collectionId: string,
   files: readonly UploadItem[],
   onProgress: (fractions: number[]) => void,
-): Promise<RagDocument[]> {
+): Promise<UploadDocumentsAnswer> {
   const url = `${deps.baseUrl}/rag_collections/${encodeURIComponent(collectionId)}/documents`;
   const sizes = files.map((f) => f.file.size);
   const send = () =>
@@ -176,7 +173,8 @@ export async function uploadFiles(
     if (answer.status === 429) throw new RateLimited(answer.retryAfter ?? DEFAULT_WAIT_SECONDS, message);
     throw new Error(message);
   }
-  return (answer.body as { documents?: RagDocument[] } | null)?.documents ?? [];
+  const body = answer.body as Partial<UploadDocumentsAnswer> | null;
+  return { documents: body?.documents ?? [], skipped: body?.skipped ?? [] };
 }
 
 export interface UploadEntry {
@@ -244,13 +242,13 @@ const pause = (seconds: number) => new Promise((resolve) => setTimeout(resolve, 
  * Sends files in requests of up to 20 (the API's limit; one request each, so a large drop stays within the
  * per-user rate limit), one after the other, tracking each file in the upload store; a request the rate
  * limit turns away waits as the API says and is sent again (a folder of hundreds of files gets through).
- * Calls onDone after each request that succeeded.
+ * Calls onDone after each request that succeeded, with the files of its archives (.zip) the API left out.
  */
 export async function uploadAll(
   deps: UploadDeps,
   collectionId: string,
   files: readonly UploadItem[],
-  onDone: () => void,
+  onDone: (skipped: SkippedFile[]) => void,
   wait: (seconds: number) => Promise<unknown> = pause,
 ): Promise<void> {
   const entries = files.map((item) => ({ item, key: `u${++counter}` }));
@@ -262,7 +260,7 @@ export async function uploadAll(
     const batch = entries.slice(i, i + KNOWLEDGE_LIMITS.maxFilesPerUpload);
     for (let waits = 0; ; waits++) {
       try {
-        await uploadFiles(
+        const { skipped } = await uploadFiles(
           deps,
           collectionId,
           batch.map((e) => e.item),
@@ -273,7 +271,7 @@ export async function uploadAll(
           // The documents list shows it from now on.
           setTimeout(() => store().dismiss(key), DONE_LINGER_MS);
         }
-        onDone();
+        onDone(skipped);
       } catch (error) {
         if (error instanceof RateLimited && waits < MAX_WAITS) {
           for (const { key } of batch) store().wait(key);
