@@ -158,6 +158,13 @@ export async function stageFiles(
         ).finally(() => discard([file]));
         staged.push(...expanded.files);
         skipped.push(...expanded.skipped);
+        if (staged.length > KNOWLEDGE_LIMITS.maxArchiveDocuments) {
+          throw new AppError(
+            413,
+            'archive_too_large',
+            `An upload's archives may give at most ${KNOWLEDGE_LIMITS.maxArchiveDocuments} documents together: send them one by one.`,
+          );
+        }
       }
     }
   } catch (error) {
