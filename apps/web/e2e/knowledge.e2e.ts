@@ -1,6 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { strToU8, zipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
@@ -20,6 +22,8 @@ const apiUrl = inject('apiUrl');
 const admin = inject('admin');
 const fakeProviderUrl = (inject('fakeProviderUrl') ?? '').replace(/\/+$/, '');
 const fakeWebUrl = inject('fakeWebUrl');
+/** The repository's root (the knowledge package's fixtures are read from there). */
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const WORKSPACE = 'Knowledge lab';
 const COLLECTION = 'Employee handbook';
 /** A document of our own with a fact found nowhere else. */
@@ -335,11 +339,36 @@ describe.skipIf(inject('noBrowser'))('knowledge in a browser', () => {
     expect(await page.getByLabel('Fields of handbook.md', { exact: true }).count()).toBe(0);
   });
 
+  it('uploads a .zip: its Word, Excel and PowerPoint files (old formats too) as documents, what it left out named', async () => {
+    const fixture = (name: string) =>
+      new Uint8Array(readFileSync(join(repoRoot, 'packages/knowledge/test/fixtures', name)));
+    const dir = mkdtempSync(join(tmpdir(), 'atelier-zip-'));
+    const archive = join(dir, 'minutes.zip');
+    writeFileSync(
+      archive,
+      zipSync({
+        'notes.rtf': fixture('sample.rtf'),
+        'budget.xls': fixture('sample.xls'),
+        'review.ppt': fixture('sample.ppt'),
+        'logo.svg': strToU8('<svg/>'),
+      }),
+    );
+    await page.getByLabel('Choose files', { exact: true }).setInputFiles(archive);
+    await page.getByText('1 file of the archive was left out').waitFor();
+    await page.getByText('minutes/logo.svg: unsupported document type ".svg"').waitFor();
+    for (const name of ['minutes/notes.rtf', 'minutes/budget.xls', 'minutes/review.ppt']) {
+      const row = page.getByTestId('document-row').filter({ hasText: name });
+      await row.and(page.locator('[data-status=ready]')).waitFor({ timeout: 60_000 });
+    }
+    await shot(page, 'knowledge-zip');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('lists the collection with its counts, and no page error happened', async () => {
     await page.goto(`${webUrl}/knowledges`);
     const card = page.getByTestId('collection-card').filter({ hasText: COLLECTION });
     await card.waitFor();
-    expect(await card.textContent()).toMatch(/Documents\s*4/);
+    expect(await card.textContent()).toMatch(/Documents\s*7/);
     await shot(page, 'knowledge-collections');
     expect(errors).toEqual([]);
   });
