@@ -121,6 +121,13 @@ describe('an uploaded .zip is taken as a folder', () => {
     expect(res.body.skipped).toEqual([
       { filename: 'mixed/bad.txt', detail: 'damaged or encrypted in the archive' },
     ]);
+    // A name no document can have (over 255 characters) is left out, not the whole upload.
+    const long = `${'n'.repeat(300)}.txt`;
+    const named = await sendZip('names.zip', { 'short.txt': strToU8('s'), [long]: strToU8('l') });
+    expect(names(named.body.documents)).toEqual(['names/short.txt']);
+    expect(named.body.skipped).toEqual([
+      { filename: long, detail: 'its name is longer than 255 characters or holds control characters' },
+    ]);
   });
 
   it('refuses, keeping nothing: no ZIP, nothing readable in it, more than 1,000 documents', async () => {

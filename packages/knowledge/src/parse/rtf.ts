@@ -144,7 +144,6 @@ class RtfReader {
   /** Bytes of escaped or 8-bit text, decoded together (a double-byte character comes as two escapes). */
   private bytes: number[] = [];
   private line = '';
-  private cell: string[] = [];
   private row: string[] = [];
   private rows: string[][] = [];
   private inTable = false;

@@ -41,6 +41,16 @@ function folderOf(archiveName: string, entries: readonly string[]): string {
   return `${base}/`;
 }
 
+/** The checked name of an archive's file, or undefined when it cannot be a document's. */
+function nameOf(path: string): string | undefined {
+  try {
+    return cleanFilename(path);
+  } catch (error) {
+    if (error instanceof AppError) return undefined;
+    throw error;
+  }
+}
+
 /** The refusal's reason without the list of every accepted ending a refused type's detail ends with. */
 const shortReason = (refusal: FileRefusal) => refusal.reason.replace(/; accepted: .*$/, '');
 
@@ -62,16 +72,24 @@ export async function expandArchive(
   try {
     zip = ZipArchive.open(new Uint8Array(await readFile(archive.tempPath)), LIMITS);
   } catch (error) {
-    if (error instanceof DocumentError)
-      throw new AppError(422, 'unreadable_archive', `${what}: ${error.detail}.`);
-    throw error;
+    if (!(error instanceof DocumentError)) throw error;
+    // Too many entries (413), or no readable ZIP (422).
+    if (error.status === 413) throw new AppError(413, 'archive_too_large', `${what}: ${error.detail}.`);
+    throw new AppError(422, 'unreadable_archive', `${what}: ${error.detail}.`);
   }
   const entries = [...zip.entries.keys()].filter((name) => !isFolderClutter(name));
   const folder = folderOf(archive.filename, entries);
   const names = new Set<string>();
   const planned: Planned[] = [];
   for (const entry of entries) {
-    const name = cleanFilename(`${folder}${entry}`);
+    const name = nameOf(`${folder}${entry}`);
+    if (name === undefined) {
+      planned.push({
+        filename: entry,
+        detail: 'its name is longer than 255 characters or holds control characters',
+      });
+      continue;
+    }
     const size = zip.entries.get(entry)!.size;
     const refused = isArchive(entry, '')
       ? 'an archive inside an archive is not opened; upload it on its own'
