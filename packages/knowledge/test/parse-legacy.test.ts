@@ -58,7 +58,11 @@ describe('parseDocument: Excel 97-2003 workbooks (.xls)', () => {
     const err = await refusal({ data: broken, filename: 'budget.xls' });
     expect(err.toJSON()).toMatchObject({ status: 422, code: 'unreadable_document' });
     const binary = await refusal({ data: new Uint8Array([1, 0, 2, 0, 3]), filename: 'budget.xls' });
-    expect(binary.toJSON()).toMatchObject({ status: 422, code: 'unreadable_document' });
+    expect(binary.toJSON()).toMatchObject({
+      status: 422,
+      code: 'unreadable_document',
+      detail: 'not a readable XLS (its content is not an OLE compound file)',
+    });
   });
 });
 

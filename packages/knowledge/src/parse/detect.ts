@@ -75,6 +75,7 @@ const CONTAINER: Partial<Record<DocumentType, string>> = {
   pdf: 'a PDF',
   doc: 'an OLE compound file',
   ppt: 'an OLE compound file',
+  xls: 'an OLE compound file',
 };
 
 /** Why a format is refused by its file ending, and what to save it as. */
