@@ -68,14 +68,16 @@ describe('an uploaded .zip is taken as a folder', () => {
     expect(res.status).toBe(202);
     expect(names(res.body.documents)).toEqual(['policies/2024/travel.txt', 'policies/leave.md']);
     expect(res.body.skipped).toEqual([
-      { filename: 'policies/logo.svg', detail: 'unsupported document type ".svg"' },
+      { filename: 'policies/logo.svg', code: 'unsupported_type', detail: 'unsupported document type ".svg"' },
       {
         filename: 'policies/scan.png',
+        code: 'ocr_model_missing',
         detail:
           "an image is read by the collection's OCR model; choose one in the collection's settings first",
       },
       {
         filename: 'policies/old.zip',
+        code: 'nested_archive',
         detail: 'an archive inside an archive is not opened; upload it on its own',
       },
     ]);
@@ -119,14 +121,18 @@ describe('an uploaded .zip is taken as a folder', () => {
     expect(res.status).toBe(202);
     expect(names(res.body.documents)).toEqual(['mixed/ok.txt']);
     expect(res.body.skipped).toEqual([
-      { filename: 'mixed/bad.txt', detail: 'damaged or encrypted in the archive' },
+      { filename: 'mixed/bad.txt', code: 'damaged', detail: 'damaged or encrypted in the archive' },
     ]);
     // A name no document can have (over 255 characters) is left out, not the whole upload.
     const long = `${'n'.repeat(300)}.txt`;
     const named = await sendZip('names.zip', { 'short.txt': strToU8('s'), [long]: strToU8('l') });
     expect(names(named.body.documents)).toEqual(['names/short.txt']);
     expect(named.body.skipped).toEqual([
-      { filename: long, detail: 'its name is longer than 255 characters or holds control characters' },
+      {
+        filename: long,
+        code: 'invalid_filename',
+        detail: 'its name is longer than 255 characters or holds control characters',
+      },
     ]);
   });
 

@@ -355,7 +355,7 @@ describe.skipIf(inject('noBrowser'))('knowledge in a browser', () => {
     );
     await page.getByLabel('Choose files', { exact: true }).setInputFiles(archive);
     await page.getByText('1 file of the archive was left out').waitFor();
-    await page.getByText('minutes/logo.svg: unsupported document type ".svg"').waitFor();
+    await page.getByText('minutes/logo.svg: Atelier does not read this type').waitFor();
     for (const name of ['minutes/notes.rtf', 'minutes/budget.xls', 'minutes/review.ppt']) {
       const row = page.getByTestId('document-row').filter({ hasText: name });
       await row.and(page.locator('[data-status=ready]')).waitFor({ timeout: 60_000 });

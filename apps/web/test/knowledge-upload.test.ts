@@ -194,7 +194,13 @@ describe('upload', () => {
   });
 
   it('an archive: what the API left out of it goes to onDone, with why', async () => {
-    const skipped = [{ filename: 'policies/logo.svg', detail: 'unsupported document type ".svg"' }];
+    const skipped = [
+      {
+        filename: 'policies/logo.svg',
+        code: 'unsupported_type' as const,
+        detail: 'unsupported document type ".svg"',
+      },
+    ];
     const { factory, sent } = fakeXhr([{ status: 202, body: { documents: [{ id: 'd1' }], skipped } }]);
     const onDone = vi.fn();
     expect(checkFiles([item('policies.zip')]).accepted.map((f) => f.name)).toEqual(['policies.zip']);

@@ -299,8 +299,22 @@ export const ragDocument = z.object({
 });
 export type RagDocument = z.infer<typeof ragDocument>;
 export const ragDocumentsAnswer = z.object({ documents: z.array(ragDocument) });
-/** A file of an uploaded archive that was not taken, and why (a type not read, over the size limit…). */
-export const skippedFile = z.object({ filename: z.string(), detail: z.string() });
+/** Why an uploaded archive's file was not taken. */
+export const skippedFileCodes = [
+  'unsupported_type',
+  'ocr_model_missing',
+  'nested_archive',
+  'duplicate_name',
+  'file_too_large',
+  'damaged',
+  'invalid_filename',
+] as const;
+/** A file of an uploaded archive that was not taken, and why: a code, and the same in words. */
+export const skippedFile = z.object({
+  filename: z.string(),
+  code: z.enum(skippedFileCodes),
+  detail: z.string(),
+});
 export type SkippedFile = z.infer<typeof skippedFile>;
 /** An upload's answer: the documents queued, and the files of its archives (.zip) that were not taken. */
 export const uploadDocumentsAnswer = ragDocumentsAnswer.extend({ skipped: z.array(skippedFile) });

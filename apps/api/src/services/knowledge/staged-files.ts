@@ -36,7 +36,7 @@ export interface StagedFile {
 /** Why a file would not be taken, in words that follow its name; its status and code when it is refused alone. */
 export interface FileRefusal {
   status: number;
-  code: string;
+  code: 'unsupported_type' | 'ocr_model_missing';
   reason: string;
 }
 

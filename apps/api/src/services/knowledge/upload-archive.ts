@@ -83,22 +83,19 @@ export async function expandArchive(
   const planned: Planned[] = [];
   for (const entry of entries) {
     const name = nameOf(`${folder}${entry}`);
+    const size = zip.entries.get(entry)!.size;
+    const skip = (code: SkippedFile['code'], detail: string) =>
+      planned.push({ filename: name ?? entry, code, detail });
     if (name === undefined) {
-      planned.push({
-        filename: entry,
-        detail: 'its name is longer than 255 characters or holds control characters',
-      });
+      skip('invalid_filename', 'its name is longer than 255 characters or holds control characters');
       continue;
     }
-    const size = zip.entries.get(entry)!.size;
-    const refused = isArchive(entry, '')
-      ? 'an archive inside an archive is not opened; upload it on its own'
-      : names.has(name)
-        ? 'the archive holds another file of this name'
-        : size > KNOWLEDGE_LIMITS.maxDocumentBytes
-          ? `larger than ${MEGABYTES} MB`
-          : await refusal(name).then((r) => r && shortReason(r));
-    if (refused) planned.push({ filename: name, detail: refused });
+    const refused = await refusal(name);
+    if (isArchive(entry, '')) {
+      skip('nested_archive', 'an archive inside an archive is not opened; upload it on its own');
+    } else if (names.has(name)) skip('duplicate_name', 'the archive holds another file of this name');
+    else if (size > KNOWLEDGE_LIMITS.maxDocumentBytes) skip('file_too_large', `larger than ${MEGABYTES} MB`);
+    else if (refused) skip(refused.code, shortReason(refused));
     else planned.push({ entry, name });
     names.add(name);
   }
@@ -127,7 +124,7 @@ export async function expandArchive(
         if (error.code === 'document_too_large') {
           throw new AppError(413, 'archive_too_large', `${what}: ${error.detail}.`);
         }
-        skipped.push({ filename: plan.name, detail: 'damaged or encrypted in the archive' });
+        skipped.push({ filename: plan.name, code: 'damaged', detail: 'damaged or encrypted in the archive' });
         continue;
       }
       const tempPath = join(dir, `.upload-${randomUUID()}`);

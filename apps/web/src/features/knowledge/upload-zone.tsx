@@ -85,7 +85,12 @@ export function UploadZone({
   function afterUpload(skipped: SkippedFile[]) {
     onUploaded();
     if (skipped.length === 0) return;
-    const shown = skipped.slice(0, SKIPPED_SHOWN).map((f) => `${f.filename}: ${f.detail}`);
+    const shown = skipped
+      .slice(0, SKIPPED_SHOWN)
+      .map(
+        (f) =>
+          `${f.filename}: ${t(`knowledge.upload.skipped.${f.code}`, { defaultValue: f.detail, max: formatBytes(KNOWLEDGE_LIMITS.maxDocumentBytes) })}`,
+      );
     if (skipped.length > SKIPPED_SHOWN) {
       shown.push(t('knowledge.upload.archiveMore', { count: skipped.length - SKIPPED_SHOWN }));
     }
