@@ -8,8 +8,7 @@ let sheetJs: Promise<typeof SheetJs> | undefined;
 const loadSheetJs = () => (sheetJs ??= import('@e965/xlsx'));
 
 /** The workbook as SheetJS reads it: values, not formulas, styles or macros. */
-async function workbookOf(data: Uint8Array): Promise<SheetJs.WorkBook> {
-  const { read } = await loadSheetJs();
+function workbookOf({ read }: typeof SheetJs, data: Uint8Array): SheetJs.WorkBook {
   try {
     return read(data, {
       type: 'array',
@@ -36,8 +35,9 @@ async function workbookOf(data: Uint8Array): Promise<SheetJs.WorkBook> {
  * dates as UTC wall-clock times, as in XLSX.
  */
 export const parseXls: FormatParser = async ({ data }) => {
-  const workbook = await workbookOf(data);
-  const { utils } = await loadSheetJs();
+  const sheetJs = await loadSheetJs();
+  const workbook = workbookOf(sheetJs, data);
+  const { utils } = sheetJs;
   const sheets = workbook.SheetNames.map((name) => {
     const sheet = workbook.Sheets[name];
     const rows = sheet

@@ -90,14 +90,20 @@ export async function expandArchive(
       skip('invalid_filename', 'its name is longer than 255 characters or holds control characters');
       continue;
     }
-    const refused = await refusal(name);
+    const seen = names.has(name);
+    names.add(name);
     if (isArchive(entry, '')) {
       skip('nested_archive', 'an archive inside an archive is not opened; upload it on its own');
-    } else if (names.has(name)) skip('duplicate_name', 'the archive holds another file of this name');
+      continue;
+    }
+    if (seen) skip('duplicate_name', 'the archive holds another file of this name');
     else if (size > KNOWLEDGE_LIMITS.maxDocumentBytes) skip('file_too_large', `larger than ${MEGABYTES} MB`);
-    else if (refused) skip(refused.code, shortReason(refused));
-    else planned.push({ entry, name });
-    names.add(name);
+    else {
+      // Only a file that passed the checks above is asked about its type.
+      const refused = await refusal(name);
+      if (refused) skip(refused.code, shortReason(refused));
+      else planned.push({ entry, name });
+    }
   }
   const taken = planned.filter((p) => 'entry' in p).length;
   if (taken > KNOWLEDGE_LIMITS.maxArchiveDocuments) {
