@@ -9,7 +9,7 @@
 // 10 probes.
 import { bagOfWordsEmbedding } from '@atelier/testkit';
 import pg from 'pg';
-import { encodeVectorArray } from '@atelier/knowledge';
+import { encodeVectorArray, sketchOf } from '@atelier/knowledge';
 import { percentile } from '../shared/stats';
 import { DIMENSION, ExactIndex, paragraph, question } from './corpus';
 
@@ -59,6 +59,33 @@ if (RELOAD || n !== CHUNKS) {
   }
   log(`loaded ${CHUNKS} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   await client.query('VACUUM ANALYZE lab.corpus');
+}
+const SKETCH = Number(process.env.LAB_SKETCH ?? 0);
+if (SKETCH) {
+  const sketch = sketchOf(DIMENSION, SKETCH);
+  const [{ t }] = (
+    await client.query(
+      "SELECT format_type(atttypid, atttypmod) AS t FROM pg_attribute WHERE attrelid = 'lab.corpus'::regclass AND attname = 'sketch'",
+    )
+  ).rows.concat([{ t: null }]);
+  if (t !== `halfvec(${SKETCH})`) {
+    const started = performance.now();
+    await client.query('DROP INDEX IF EXISTS lab.lab_idx');
+    await client.query('ALTER TABLE lab.corpus DROP COLUMN IF EXISTS sketch');
+    await client.query(`ALTER TABLE lab.corpus ADD COLUMN sketch halfvec(${SKETCH})`);
+    for (let s = 0; s < CHUNKS; s += 1000) {
+      const rows = Array.from({ length: Math.min(1000, CHUNKS - s) }, (_, k) => s + k);
+      await client.query(
+        'UPDATE lab.corpus c SET sketch = u.s::halfvec FROM unnest($1::text[], $2::text[]) u(id, s) WHERE c.id = u.id',
+        [
+          rows.map((r) => `d${Math.floor(r / 50)}:${r % 50}`),
+          rows.map((r) => `[${Array.from(sketch(bagOfWordsEmbedding(paragraph(r), DIMENSION))).join(',')}]`),
+        ],
+      );
+    }
+    await client.query('VACUUM ANALYZE lab.corpus');
+    log(`sketched ${CHUNKS} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
 }
 const size = (await client.query("SELECT pg_size_pretty(pg_table_size('lab.corpus')) s")).rows[0].s;
 log(`table size ${size}`);
@@ -134,6 +161,20 @@ const variants: Record<string, Variant> = {
 
 /** `half-m<M>-ef<EF>`: the store's halfvec HNSW with other build parameters. */
 function variantOf(name: string): Variant {
+  const sk = /^sk(v?)-n(\d+)(?:-m(\d+)-ef(\d+))?$/.exec(name);
+  if (sk) {
+    // sk: the sketch as halfvec; skv: as vector (full precision).
+    const sketch = sketchOf(DIMENSION, SKETCH);
+    const column = sk[1] ? `(sketch::vector(${SKETCH}))` : 'sketch';
+    const type = sk[1] ? `vector(${SKETCH})` : `halfvec(${SKETCH})`;
+    return {
+      index: `USING hnsw (${column} ${sk[1] ? 'vector' : 'halfvec'}_cosine_ops) WITH (m = ${sk[3] ?? 16}, ef_construction = ${sk[4] ?? 64})`,
+      query: (v) => [
+        rerank(`${column} <=> $2::${type}`, Number(sk[2])),
+        [v, `[${Array.from(sketch(JSON.parse(v) as number[])).join(',')}]`],
+      ],
+    };
+  }
   const tuned = /^half-m(\d+)-ef(\d+)$/.exec(name);
   if (!tuned) return variants[name]!;
   return {

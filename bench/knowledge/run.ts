@@ -9,7 +9,7 @@
 // 2. BENCH_QUERIES top-10 queries through POST /rag_collections/{id}/query (query_p50/p99_ms, the
 //    client's wall time: HTTP, the metered query embedding, the search); recall_at_10 against exact
 //    search computed by the bench itself (ties counted fairly); on PostgreSQL the same search straight
-//    in SQL (over the collection's HNSW index on halfvec, ef_search 150 as the store) is timed beside
+//    in SQL (over the collection's HNSW index, with the store's breadth: see directTimes) is timed beside
 //    it (direct_query_*_ms, the vector already known), with the index's size beside shared_buffers
 //    (index_mb, shared_buffers_mb): an index that does not fit is read from the OS for every search.
 //    20 top-80 queries (wide_query_p50_ms): wider than the default breadth, where the planner would
@@ -30,6 +30,7 @@
 // Last line: one JSON object.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SKETCH_CANDIDATES, SKETCH_SIZE, sketchOf } from '@atelier/knowledge';
 import { bagOfWordsEmbedding } from '@atelier/testkit';
 import pg from 'pg';
 import { api, firstLine, launchApi, login, root, start, stopAll } from '../shared/processes';
@@ -140,8 +141,9 @@ async function query(base: string, token: string, collection: string, body: obje
 }
 
 /**
- * The same top-10 straight in SQL, as a DBA would write it over the collection's HNSW index (on the
- * vectors cast to halfvec) with the store's ef_search, for comparison.
+ * The same top-10 straight in SQL, as a DBA would write it over the collection's HNSW index with the
+ * store's breadth, for comparison: over the sketch of wide embeddings, its 200 nearest ordered by the
+ * full vectors (`sketch_*` collections), or over the vectors cast to halfvec (ef_search 150).
  */
 async function directTimes(
   collectionName: string,
@@ -157,16 +159,34 @@ async function directTimes(
             (SELECT (setting::bigint * 8192 / 1048576)::int FROM pg_settings WHERE name = 'shared_buffers') AS shared_buffers_mb`,
     [`kb."_${collectionName.replaceAll('"', '""')}_hnsw"`],
   );
-  await client.query('SET hnsw.ef_search = 150');
+  const kind = (
+    await client.query<{ kind: string | null }>(
+      'SELECT vector_index AS kind FROM kb._collections WHERE name = $1',
+      [collectionName],
+    )
+  ).rows[0]?.kind;
+  const sketched = kind?.startsWith('sketch_') ?? false;
+  const sketch = sketchOf(DIMENSION, SKETCH_SIZE);
+  const sketchType = `${kind === 'sketch_vector' ? 'vector' : 'halfvec'}(${SKETCH_SIZE})`;
+  await client.query(`SET hnsw.ef_search = ${sketched ? SKETCH_CANDIDATES : 150}`);
   const half = `halfvec(${DIMENSION})`;
   const times: number[] = [];
   for (const text of texts) {
-    const vector = `[${bagOfWordsEmbedding(text, DIMENSION).join(',')}]`;
+    const embedding = bagOfWordsEmbedding(text, DIMENSION);
+    const vector = `[${embedding.join(',')}]`;
     const started = performance.now();
-    await client.query(
-      `SELECT id, content, metadata FROM ${table} ORDER BY embedding::${half} <=> $1::${half} LIMIT 10`,
-      [vector],
-    );
+    if (sketched) {
+      await client.query(
+        `SELECT * FROM (SELECT id, content, metadata, embedding <=> $1::vector AS d FROM ${table}
+           ORDER BY sketch <=> $2::${sketchType} LIMIT ${SKETCH_CANDIDATES}) s ORDER BY d LIMIT 10`,
+        [vector, `[${sketch(embedding).join(',')}]`],
+      );
+    } else {
+      await client.query(
+        `SELECT id, content, metadata FROM ${table} ORDER BY embedding::${half} <=> $1::${half} LIMIT 10`,
+        [vector],
+      );
+    }
     times.push(performance.now() - started);
   }
   await client.end();

@@ -124,8 +124,8 @@ function describeIndexes(name: string, makeSubject: () => Promise<StoreSubject>)
     }
 
     it('indexes 3,072-d embeddings (text-embedding-3-large) as halfvec, even in a store that indexes full vectors', async () => {
-      // pgvector's HNSW takes 2,000 dimensions of `vector`, 4,000 of `halfvec`.
-      const store = subject.store({ vectorIndex: 'vector' });
+      // pgvector's HNSW takes 2,000 dimensions of `vector`, 4,000 of `halfvec` (a store without sketches).
+      const store = subject.store({ vectorIndex: 'vector', sketchFrom: Infinity });
       await store.createCollection({ name: 'large', dimension: 3_072, deferVectorIndex: true });
       const all = chunks(300, 61, 3_072);
       await store.upsert('large', all);
@@ -140,8 +140,8 @@ function describeIndexes(name: string, makeSubject: () => Promise<StoreSubject>)
       }
     }, 120_000);
 
-    it('gives 4,096-d embeddings no vector index (none takes them) and searches them exactly', async () => {
-      const store = subject.store();
+    it('gives 4,096-d embeddings no vector index in a store without sketches, and searches them exactly', async () => {
+      const store = subject.store({ sketchFrom: Infinity });
       await store.createCollection({ name: 'widest', dimension: 4_096 });
       const all = chunks(200, 71, 4_096);
       expect(await store.vectorSearchReady('widest')).toBe(false); // empty

@@ -1,0 +1,78 @@
+/**
+ * A vector's sketch: a few hundred numbers whose distances approximate those of the full vector, so a
+ * vector index can be built and searched over the sketch (six times fewer numbers to compare) and its
+ * candidates ordered again by the full vector.
+ *
+ * The sketch is a subsampled randomized Hadamard transform (Ailon and Chazelle's fast Johnson-Lindenstrauss
+ * transform): the vector's signs flipped at random, rotated by a Hadamard matrix (which spreads every
+ * coordinate over all of them, so even a sparse vector keeps its geometry), then `size` of the rotated
+ * coordinates kept. It is linear and scaled so that inner products, Euclidean distances and so cosines are
+ * preserved on average; its error shrinks as 1/sqrt(size). The signs and the kept coordinates come from a
+ * fixed seed: every process computes the same sketch of the same vector.
+ */
+export type Sketch = (vector: ArrayLike<number>) => Float32Array;
+
+/** A small seeded generator (mulberry32): the same seed gives the same sketch everywhere. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** In-place fast Walsh-Hadamard transform of a power-of-two length array (unnormalized). */
+function hadamard(values: Float64Array): void {
+  for (let half = 1; half < values.length; half *= 2) {
+    for (let start = 0; start < values.length; start += 2 * half) {
+      for (let i = start; i < start + half; i++) {
+        const a = values[i]!;
+        const b = values[i + half]!;
+        values[i] = a + b;
+        values[i + half] = a - b;
+      }
+    }
+  }
+}
+
+const cache = new Map<string, Sketch>();
+
+/** The sketch of `dimension`-long vectors into `size` numbers (`size` at most the next power of two). */
+export function sketchOf(dimension: number, size: number, seed = 0x51ce7c4): Sketch {
+  const key = `${dimension}:${size}:${seed}`;
+  const known = cache.get(key);
+  if (known) return known;
+  let length = 1;
+  while (length < dimension) length *= 2;
+  if (!Number.isInteger(size) || size < 1 || size > length) {
+    throw new RangeError(`a sketch of ${dimension} dimensions has 1 to ${length} numbers`);
+  }
+  const random = seeded(seed);
+  const signs = Float64Array.from({ length: dimension }, () => (random() < 0.5 ? -1 : 1));
+  // `size` distinct rotated coordinates, by a partial Fisher-Yates shuffle.
+  const order = Int32Array.from({ length }, (_, i) => i);
+  for (let i = 0; i < size; i++) {
+    const j = i + Math.floor(random() * (length - i));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  const kept = order.slice(0, size);
+  // H has rows of norm sqrt(length); keeping `size` of them: scale by 1/sqrt(size) to keep norms.
+  const scale = 1 / Math.sqrt(size);
+  const buffer = new Float64Array(length);
+  const sketch: Sketch = (vector) => {
+    if (vector.length !== dimension) {
+      throw new RangeError(`expected ${dimension} dimensions, got ${vector.length}`);
+    }
+    buffer.fill(0);
+    for (let i = 0; i < dimension; i++) buffer[i] = vector[i]! * signs[i]!;
+    hadamard(buffer);
+    const out = new Float32Array(size);
+    for (let j = 0; j < size; j++) out[j] = buffer[kept[j]!]! * scale;
+    return out;
+  };
+  cache.set(key, sketch);
+  return sketch;
+}

@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChunkInput, Distance, PgvectorStoreOptions } from '../src';
+import { vectorUnavailable } from './postgres';
+import { cosine, seeded } from './store-contract';
+import { pgliteSubject, postgresSubject, type StoreSubject } from './store-subjects';
+
+/**
+ * Embeddings as models give them: clustered (texts of one topic near each other), not uniform noise,
+ * where every point is about as far as every other and no index, sketch or not, finds true neighbours.
+ */
+function clustered(count: number, dimension: number, seed: number, offset = 0): ChunkInput[] {
+  const gaussianOf = (random: () => number) => () =>
+    Math.sqrt(-2 * Math.log(random() || 1e-9)) * Math.cos(2 * Math.PI * random());
+  // The topics come from `seed`; the texts of each call (`offset`) are its own.
+  const topic = gaussianOf(seeded(seed));
+  const centers = Array.from({ length: 40 }, () => Array.from({ length: dimension }, topic));
+  const random = seeded(seed * 7_919 + offset + 1);
+  const gaussian = gaussianOf(random);
+  return Array.from({ length: count }, (_, i) => {
+    const center = centers[Math.floor(random() * centers.length)]!;
+    const scale = 0.5 + random();
+    return {
+      id: `c${i + offset}`,
+      content: `chunk ${i + offset}`,
+      embedding: center.map((x) => scale * (x + 0.8 * gaussian())),
+      metadata: { n: i + offset, half: i % 2 === 0 ? 'even' : 'odd' },
+    };
+  });
+}
+
+const measures: Record<Distance, (a: readonly number[], b: readonly number[]) => number> = {
+  cosine,
+  l2: (a, b) => -Math.sqrt(a.reduce((sum, x, i) => sum + (x - b[i]!) ** 2, 0)),
+  inner_product: (a, b) => a.reduce((sum, x, i) => sum + x * b[i]!, 0),
+};
+
+function exactTop(all: ChunkInput[], vector: readonly number[], k: number, distance: Distance): string[] {
+  return all
+    .map((chunk) => ({ id: chunk.id, score: measures[distance](vector, chunk.embedding) }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, k)
+    .map((hit) => hit.id);
+}
+
+function describeSketches(
+  name: string,
+  makeSubject: () => Promise<StoreSubject>,
+  options: PgvectorStoreOptions,
+) {
+  describe(`sketch indexes of wide embeddings: ${name}`, () => {
+    let subject: StoreSubject;
+    beforeAll(async () => {
+      subject = await makeSubject();
+    }, 180_000);
+    afterAll(() => subject?.cleanup());
+
+    const indexDef = async (table: string) => {
+      const [row] = await subject.sql.query<{ def: string }>(
+        "SELECT indexdef AS def FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 AND indexname LIKE '%_hnsw'",
+        [subject.schema, table],
+      );
+      return row?.def ?? '';
+    };
+    const kindOf = async (table: string) => {
+      const [row] = await subject.sql.query<{ vector_index: string }>(
+        `SELECT vector_index FROM "${subject.schema}"._collections WHERE name = $1`,
+        [table],
+      );
+      return row?.vector_index;
+    };
+    const precision = options.vectorIndex ?? 'halfvec';
+
+    for (const distance of ['cosine', 'l2', 'inner_product'] as const) {
+      it(`indexes 1,536-d embeddings by their sketch and orders its candidates by the full vectors (${distance})`, async () => {
+        const store = subject.store(options);
+        const table = `sketch_${distance}`;
+        await store.createCollection({ name: table, dimension: 1_536, distance, deferVectorIndex: true });
+        const all = clustered(2_000, 1_536, 3);
+        await store.upsert(table, all);
+        expect(await store.buildVectorIndex(table)).toBe(true);
+        expect(await kindOf(table)).toBe(`sketch_${precision}`);
+        const opclass = { cosine: 'cosine_ops', l2: 'l2_ops', inner_product: 'ip_ops' }[distance];
+        expect(await indexDef(table)).toContain(`USING hnsw (sketch ${precision}_${opclass})`);
+        const queries = clustered(10, 1_536, 3, 5_000); // the same topics, other texts
+        let found = 0;
+        for (const { embedding: vector } of queries) {
+          const hits = await store.query(table, { vector, topK: 10 });
+          expect(hits).toHaveLength(10);
+          const truth = new Set(exactTop(all, vector, 10, distance));
+          found += hits.filter((hit) => truth.has(hit.id)).length;
+          // Scores are the full vectors' and in order.
+          const best = all.find((chunk) => chunk.id === hits[0]!.id)!;
+          // (in single precision: an inner product of 1,700 is exact to about 1e-4)
+          expect(hits[0]!.score / measures[distance](vector, best.embedding)).toBeCloseTo(1, 5);
+          const scores = hits.map((hit) => hit.score);
+          expect(scores).toEqual([...scores].sort((a, b) => b - a));
+        }
+        expect(found / 100).toBeGreaterThanOrEqual(0.95);
+      }, 120_000);
+    }
+
+    it('searches through the sketch index, with filters, and follows a chunk whose embedding changed', async () => {
+      const store = subject.store(options);
+      await store.createCollection({ name: 'sketched', dimension: 1_536 });
+      const all = clustered(1_000, 1_536, 4);
+      await store.upsert('sketched', all);
+      // The plan the store's statement gets walks the sketch index.
+      const vector = clustered(1, 1_536, 4, 9_000)[0]!.embedding;
+      const plan = await subject.sql.transaction(async (query) => {
+        await query("SELECT set_config('enable_seqscan', 'off', true)");
+        const rows = await query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN SELECT id FROM "${subject.schema}".sketched t ORDER BY t.sketch <=> $1::${precision}(512) LIMIT 200`,
+          [`[${new Array(512).fill(0.1).join(',')}]`],
+        );
+        return rows.map((row) => row['QUERY PLAN']).join('\n');
+      });
+      expect(plan).toMatch(/Index Scan using "?_sketched_hnsw/);
+
+      const even = await store.query('sketched', {
+        vector,
+        topK: 10,
+        filter: { field: 'half', op: 'eq', value: 'even' },
+      });
+      const evens = all.filter((chunk) => chunk.metadata!.half === 'even');
+      const truth = new Set(exactTop(evens, vector, 10, 'cosine'));
+      expect(even.every((hit) => hit.metadata.half === 'even')).toBe(true);
+      expect(even.filter((hit) => truth.has(hit.id)).length).toBeGreaterThanOrEqual(9);
+
+      // c7 now holds another text's embedding: its sketch follows, so it is found by that one.
+      const moved = { ...all[7]!, embedding: vector.map((x) => -x) };
+      await store.upsert('sketched', [moved]);
+      const [top] = await store.query('sketched', { vector: moved.embedding, topK: 1 });
+      expect(top).toMatchObject({ id: 'c7' });
+      expect(top!.score).toBeCloseTo(1, 4);
+    }, 120_000);
+
+    it('gives 3,072-d and 4,096-d embeddings a sketch index (before: halfvec, and none)', async () => {
+      const store = subject.store(options);
+      for (const dimension of [3_072, 4_096]) {
+        const table = `wide_${dimension}`;
+        await store.createCollection({ name: table, dimension, deferVectorIndex: true });
+        const all = clustered(300, dimension, dimension);
+        await store.upsert(table, all);
+        expect(await store.buildVectorIndex(table)).toBe(true);
+        expect(await kindOf(table)).toBe(`sketch_${precision}`);
+        for (const { embedding: vector } of clustered(3, dimension, dimension, 1_000)) {
+          const hits = await store.query(table, { vector, topK: 5 });
+          expect(hits.map((hit) => hit.id)).toEqual(exactTop(all, vector, 5, 'cosine'));
+        }
+      }
+    }, 120_000);
+
+    it('keeps narrow embeddings on the whole vector, and a store may go without sketches', async () => {
+      const store = subject.store(options);
+      await store.createCollection({ name: 'narrow', dimension: 768 });
+      expect(await kindOf('narrow')).toBe(precision);
+      await subject
+        .store({ ...options, sketchFrom: Infinity })
+        .createCollection({ name: 'unsketched', dimension: 1_536 });
+      expect(await kindOf('unsketched')).toBe(precision);
+      expect(await indexDef('unsketched')).not.toContain('hnsw (sketch');
+    });
+  });
+}
+
+// The embedded database converts half floats in software: it sketches in full precision.
+describeSketches('PGlite', pgliteSubject, { vectorIndex: 'vector' });
+
+describe.skipIf(Boolean(vectorUnavailable))(
+  `PostgreSQL with pgvector${vectorUnavailable ? ` (skipped: ${vectorUnavailable})` : ''}`,
+  () => {
+    describeSketches('PostgreSQL', () => postgresSubject('kb_sketch'), {});
+  },
+);
