@@ -306,7 +306,7 @@ async function main() {
       `/rag_collections/${main.id}`,
     );
     if (rag_collection.vector_indexed !== false) break;
-    await new Promise((r) => setTimeout(r, 1000));
+    await new Promise((r) => setTimeout(r, 250));
   }
   const ingestSeconds = (performance.now() - ingestStart) / 1000;
   const corpusHealth = await stopCorpusHealth();

@@ -126,6 +126,14 @@ function describeSketches(
       expect(even.every((hit) => hit.metadata.half === 'even')).toBe(true);
       expect(even.filter((hit) => truth.has(hit.id)).length).toBeGreaterThanOrEqual(9);
 
+      // A bulk load writes sketches too, and builds the sketch index once.
+      await store.createCollection({ name: 'sketched_bulk', dimension: 1_536 });
+      expect(await store.bulkLoad('sketched_bulk', [all.slice(0, 500), all.slice(500)])).toBe(1_000);
+      expect(await indexDef('sketched_bulk')).toContain('USING hnsw (sketch ');
+      const loaded = await store.query('sketched_bulk', { vector, topK: 10 });
+      const all10 = new Set(exactTop(all, vector, 10, 'cosine'));
+      expect(loaded.filter((hit) => all10.has(hit.id)).length).toBeGreaterThanOrEqual(9);
+
       // c7 now holds another text's embedding: its sketch follows, so it is found by that one.
       const moved = { ...all[7]!, embedding: vector.map((x) => -x) };
       await store.upsert('sketched', [moved]);

@@ -19,6 +19,12 @@ describe('sketch', () => {
     const sum = sketch(a.map((x, i) => x + 2 * b[i]!));
     const parts = sketch(a).map((x, i) => x + 2 * sketch(b)[i]!);
     sum.forEach((x, i) => expect(x).toBeCloseTo(parts[i]!, 3));
+    // The first coordinate spreads evenly over all (a Hadamard matrix's first column is all ones).
+    const first = sketch(Array.from({ length: 1_536 }, (_, i) => (i === 0 ? 1 : 0)));
+    expect(new Set(Array.from(first, (x) => Math.abs(x).toFixed(6)))).toEqual(
+      new Set([(1 / Math.sqrt(512)).toFixed(6)]),
+    );
+    expect(new Set(Array.from(first, Math.sign)).size).toBe(1);
     // Another seed is another sketch.
     expect(Array.from(sketchOf(1_536, 512, 7)(a))).not.toEqual(Array.from(sketch(a)));
   });

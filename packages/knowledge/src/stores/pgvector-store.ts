@@ -101,15 +101,20 @@ const EXACT_FILTER_ROWS = 2_000;
  */
 const HNSW_BUILD = 'm = 16, ef_construction = 64';
 /**
- * The sketch of a wide embedding (`sketch.ts`), and how many of its nearest candidates the full vectors
- * order (the sketch index's ef_search at least). Measured on the bench corpus (100,000 chunks of 1,536-d,
- * `index-lab.ts`, 2 build workers), against the halfvec index of the whole vector (50.3 s to build, 391 MB,
- * recall@10 0.9725, SQL p50 6.15 ms at ef_search 150): 512 numbers and 200 candidates 26.8 s, 130 MB,
- * 0.976, 5.0 ms; 100 candidates 0.95; 256 numbers (19.5 s) 0.90 with 200. The sketch's size and seed are
- * part of the stored data: changing them needs a kind of its own.
+ * The sketch of a wide embedding (`sketch.ts`), how many of its nearest candidates the full vectors order
+ * (the sketch index's ef_search at least), and the sketch graph. Measured on the bench corpus (100,000
+ * chunks of 1,536-d, `index-lab.ts`, 2 build workers), against the halfvec index of the whole vector (m 16,
+ * ef_construction 64: 50.3 s to build, 391 MB, recall@10 0.9725, SQL p50 6.15 ms at ef_search 150), as
+ * graph, candidates: build, recall@10, SQL p50 (the index is 130 MB whatever the graph):
+ * m 16 / 64, 200: 26.8 s, 0.976, 5.0 ms; m 16 / 40, 250: 19.6 s, 0.976, 6.5 ms; m 16 / 32, 300: 17.2 s,
+ * 0.9715, 7.1 ms; **m 12 / 48, 300: 16.1 s, 0.9705, 6.7 ms**; m 12 / 40, 300: 14.3 s, 0.964; m 10 / 40,
+ * 300: 0.9415; m 16 / 64 with 100 candidates: 0.95; 256 numbers instead of 512 (19.5 s): 0.90 with 200.
+ * The graph needs less than the whole vector's: the 300 candidates it answers are ordered again. The
+ * sketch's size and seed are part of the stored data: changing them needs a kind of its own.
  */
 export const SKETCH_SIZE = 512;
-export const SKETCH_CANDIDATES = 200;
+export const SKETCH_CANDIDATES = 300;
+const SKETCH_BUILD = 'm = 12, ef_construction = 48';
 const SKETCH_FROM_DIMENSION = 1_024;
 /** An HNSW graph element besides its vector: its links (m = 16: 32 on layer 0) and bookkeeping. */
 const HNSW_ELEMENT_BYTES = 600;
@@ -271,7 +276,7 @@ function vectorIndexStatement(
   dimension: number,
 ): string {
   // Index names start with `_`, which collection names cannot, so they never collide with a table.
-  return `CREATE INDEX IF NOT EXISTS ${quoteIdent(`_${name}_hnsw`)} ON ${table} USING hnsw (${indexedExpression(kind, dimension, '')} ${precisionOf(kind)}_${OPERATORS[distance].opclass}) WITH (${HNSW_BUILD})`;
+  return `CREATE INDEX IF NOT EXISTS ${quoteIdent(`_${name}_hnsw`)} ON ${table} USING hnsw (${indexedExpression(kind, dimension, '')} ${precisionOf(kind)}_${OPERATORS[distance].opclass}) WITH (${isSketch(kind) ? SKETCH_BUILD : HNSW_BUILD})`;
 }
 
 /** The secondary indexes of one of the store's own collections (`vector`: the HNSW one too). */
