@@ -1,4 +1,5 @@
 // The bench's documents: seeded text whose chunks the bench can score exactly by itself, and large PDFs.
+import { seeded } from '@atelier/knowledge';
 import { bagOfWordsEmbedding } from '@atelier/testkit';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
@@ -6,18 +7,6 @@ export const DIMENSION = 1536;
 /** Chunk size of the bench collection: each paragraph (230–380 characters) is exactly one chunk. */
 export const CHUNK_SIZE = 400;
 const VOCABULARY = 20_000;
-
-/** mulberry32: the same numbers on every run. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'pa', 'do', 'gu', 'fi', 'ha', 'be'];
 const words = Array.from({ length: VOCABULARY }, (_, i) => {

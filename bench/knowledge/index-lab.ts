@@ -2,7 +2,9 @@
 // lab.corpus, kept between runs), straight in SQL: build seconds, index size, query p50/p99 and recall@10
 // for each SET list. LAB_VARIANTS=name:setting;setting:...,name2 (names below, or half-m<M>-ef<EF>: the
 // store's halfvec index with other build parameters); LAB_WORKERS build workers (2), LAB_MEMORY
-// maintenance_work_mem (1500MB); DATABASE_URL required.
+// maintenance_work_mem (1500MB); DATABASE_URL required. LAB_SKETCH=512 adds a `sketch halfvec(512)`
+// column (the store's sketch, `sketch.ts`) for the variants sk-n<N>[-m<M>-ef<EF>] (HNSW over it, its N
+// nearest re-ranked by the full vectors) and skv-… (the same as full-precision `vector`).
 // How the store's index was chosen (100,000 chunks, a machine loaded ~20 on 2 cores): halfvec m16
 // ef_construction 64 recall 0.942 / 0.983 at ef_search 100 / 200; ef_construction 32 0.94 / 0.958 at
 // 150 / 200; binary quantization + re-rank of 100: 0.01 (sparse vectors); IVFFlat 316 lists: 0.81 at

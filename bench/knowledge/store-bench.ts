@@ -12,6 +12,7 @@ import {
   toSqlClient,
   type ChunkInput,
   type PgvectorStore,
+  seeded,
   type QueryFn,
   type SqlClient,
 } from '@atelier/knowledge';
@@ -25,18 +26,6 @@ const PGLITE_CHUNKS = Number(process.env.BENCH_PGLITE_CHUNKS ?? CHUNKS);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
 const DBS = (process.env.BENCH_DBS ?? 'postgres,pglite').split(',');
 const BULK = process.env.BENCH_BULK !== '0';
-
-/** mulberry32: the same numbers on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const centers = Array.from({ length: CLUSTERS }, (_, c) => {
   const random = seeded(1_000_003 * (c + 1));

@@ -11,7 +11,7 @@ import {
 } from '../src';
 import { databaseUrl, dropSchemas, uniqueName, vectorUnavailable } from './postgres';
 import { cosine, expectKnowledgeError, randomVector, seeded } from './store-contract';
-import { pgliteSubject, postgresSubject, type StoreSubject } from './store-subjects';
+import { hnswIndexDef, pgliteSubject, postgresSubject, type StoreSubject } from './store-subjects';
 
 const DIMENSION = 24;
 
@@ -75,13 +75,7 @@ function describeIndexes(name: string, makeSubject: () => Promise<StoreSubject>)
     }, 180_000);
     afterAll(() => subject?.cleanup());
 
-    const indexDef = async (table: string) => {
-      const [row] = await subject.sql.query<{ def: string }>(
-        "SELECT indexdef AS def FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 AND indexname LIKE '%_hnsw'",
-        [subject.schema, table],
-      );
-      return row?.def ?? '';
-    };
+    const indexDef = (table: string) => hnswIndexDef(subject, table);
 
     /**
      * The plan of the last search the store made, sequential scans off (a small table may not be

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChunkInput, Distance, PgvectorStoreOptions } from '../src';
 import { vectorUnavailable } from './postgres';
 import { cosine, seeded } from './store-contract';
-import { pgliteSubject, postgresSubject, type StoreSubject } from './store-subjects';
+import { hnswIndexDef, pgliteSubject, postgresSubject, type StoreSubject } from './store-subjects';
 
 /**
  * Embeddings as models give them: clustered (texts of one topic near each other), not uniform noise,
@@ -54,13 +54,7 @@ function describeSketches(
     }, 180_000);
     afterAll(() => subject?.cleanup());
 
-    const indexDef = async (table: string) => {
-      const [row] = await subject.sql.query<{ def: string }>(
-        "SELECT indexdef AS def FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 AND indexname LIKE '%_hnsw'",
-        [subject.schema, table],
-      );
-      return row?.def ?? '';
-    };
+    const indexDef = (table: string) => hnswIndexDef(subject, table);
     const kindOf = async (table: string) => {
       const [row] = await subject.sql.query<{ vector_index: string }>(
         `SELECT vector_index FROM "${subject.schema}"._collections WHERE name = $1`,

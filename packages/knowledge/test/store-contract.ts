@@ -5,6 +5,7 @@ import {
   type ChunkInput,
   type MetadataFilter,
   type StoredChunk,
+  seeded,
   type VectorStore,
 } from '../src';
 
@@ -14,16 +15,7 @@ export interface StoreUnderTest {
 }
 
 /** A seeded generator (mulberry32): the same vectors on every run. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seeded };
 
 export function randomVector(random: () => number, dimension: number): number[] {
   return Array.from({ length: dimension }, () => random() * 2 - 1);

@@ -42,3 +42,12 @@ export async function postgresSubject(prefix: string): Promise<StoreSubject> {
     },
   };
 }
+
+/** The definition of a collection's HNSW index ('' when it has none). */
+export async function hnswIndexDef(subject: StoreSubject, table: string): Promise<string> {
+  const [row] = await subject.sql.query<{ def: string }>(
+    "SELECT indexdef AS def FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 AND indexname LIKE '%_hnsw'",
+    [subject.schema, table],
+  );
+  return row?.def ?? '';
+}

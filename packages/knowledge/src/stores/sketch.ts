@@ -12,8 +12,8 @@
  */
 export type Sketch = (vector: ArrayLike<number>) => Float32Array;
 
-/** A small seeded generator (mulberry32): the same seed gives the same sketch everywhere. */
-function seeded(seed: number): () => number {
+/** A small seeded generator (mulberry32): the same seed gives the same numbers everywhere. */
+export function seeded(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
