@@ -375,7 +375,8 @@ describe('a run killed midway', () => {
       .select()
       .from(nodeExecutions)
       .where(eq(nodeExecutions.runId, row!.id))
-      .orderBy(asc(nodeExecutions.startedAt));
+      // As the API lists them: two nodes started within one millisecond share `startedAt`.
+      .orderBy(asc(nodeExecutions.startedAt), asc(nodeExecutions.seq));
     expect(after.map((e) => [e.nodeId, e.status])).toEqual([
       ['input_in01', 'succeeded'],
       ['api_fast', 'succeeded'],
