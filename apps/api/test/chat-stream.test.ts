@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { conversations, creditLedger, creditPlans, inferenceLogs, messages } from '@atelier/db';
+import { currentLogContext } from '@atelier/telemetry';
 import { sharedTestDatabase, startFakeProvider, type FakeProvider } from '@atelier/testkit';
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -104,7 +105,7 @@ interface Received {
 async function send(
   conversationId: string,
   text: string | object[],
-  options: { signal?: AbortSignal; actor?: Actor; onEvent?: (e: string) => void } = {},
+  options: { signal?: AbortSignal; actor?: Actor; onEvent?: (e: string) => void; requestId?: string } = {},
 ): Promise<Received> {
   const res = await fetch(`${base}/chat-interface/conversations/${conversationId}/simple/message`, {
     method: 'POST',
@@ -112,6 +113,7 @@ async function send(
       authorization: `Bearer ${(options.actor ?? user).token}`,
       'content-type': 'application/json',
       accept: 'text/event-stream',
+      ...(options.requestId ? { 'x-request-id': options.requestId } : {}),
     },
     body: JSON.stringify({ messages: [{ role: 'user', content: text }] }),
     signal: options.signal ?? null,
@@ -234,13 +236,23 @@ describe('simple chat streaming', () => {
         extra_credits: number;
       };
     const before = await plan();
-    // Every statement of the request goes through the pool's (or PGlite's) query method.
+    // Every statement goes through the pool's (or PGlite's) query method; the request's are those made
+    // in its log context (the app's background loops, sweeps and job polls, share the client).
     const client = (app.db as unknown as { session: { client: { query: (...args: unknown[]) => unknown } } })
       .session.client;
-    const queries = vi.spyOn(client, 'query');
-    const received = await send(conv, 'what does this cost');
-    const statements = queries.mock.calls.length;
+    const requestId = 'charged-answer';
+    let statements = 0;
+    const original = client.query;
+    const queries = vi.spyOn(client, 'query').mockImplementation(function (
+      this: unknown,
+      ...args: unknown[]
+    ) {
+      if (currentLogContext()?.requestId === requestId) statements += 1;
+      return original.apply(this, args);
+    });
+    const received = await send(conv, 'what does this cost', { requestId });
     queries.mockRestore();
+    expect(statements).toBeGreaterThan(0);
     expect(received.json().at(-1)).toEqual({ type: 'end', fallback: false });
 
     const [log, ...more] = await logsOf(conv);

@@ -136,14 +136,8 @@ const OPERATORS: Record<Distance, { op: string; opclass: string; score: (d: numb
  * SKETCH_CANDIDATES nearest the full vectors order. `none`: no vector index, for embeddings wider than
  * any pgvector index takes (more than 4,000 dimensions) in a store without sketches: searches are exact.
  */
-export type VectorIndexKind = 'halfvec' | 'vector' | 'sketch_halfvec' | 'sketch_vector' | 'none';
-const KNOWN_KINDS: readonly VectorIndexKind[] = [
-  'halfvec',
-  'vector',
-  'sketch_halfvec',
-  'sketch_vector',
-  'none',
-];
+export type VectorIndexKind = (typeof KNOWN_KINDS)[number];
+const KNOWN_KINDS = ['halfvec', 'vector', 'sketch_halfvec', 'sketch_vector', 'none'] as const;
 /** The precisions a store may be asked to index in. */
 const PRECISIONS = ['halfvec', 'vector'] as const;
 
