@@ -46,6 +46,7 @@ function describeSketches(
   name: string,
   makeSubject: () => Promise<StoreSubject>,
   options: PgvectorStoreOptions,
+  lz4: boolean,
 ) {
   describe(`sketch indexes of wide embeddings: ${name}`, () => {
     let subject: StoreSubject;
@@ -162,15 +163,45 @@ function describeSketches(
       expect(await kindOf('unsketched')).toBe(precision);
       expect(await indexDef('unsketched')).not.toContain('hnsw (sketch');
     });
+
+    it('compresses vectors with lz4 where the server has it, and reads them back whole', async () => {
+      const [server] = await subject.sql.query<{ lz4: boolean }>(
+        "SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'",
+      );
+      // PostgreSQL here is built with lz4; the embedded database is not, and keeps the default (pglz).
+      expect(server?.lz4).toBe(lz4);
+      const store = subject.store(options);
+      await store.createCollection({ name: 'compressed', dimension: 1_536 });
+      const columns = await subject.sql.query<{ name: string; method: string }>(
+        `SELECT attname AS name, attcompression AS method FROM pg_attribute
+          WHERE attrelid = $1::regclass AND attname IN ('embedding', 'sketch') ORDER BY attname`,
+        [`"${subject.schema}".compressed`],
+      );
+      const method = lz4 ? 'l' : '';
+      expect(columns).toEqual([
+        { name: 'embedding', method },
+        { name: 'sketch', method },
+      ]);
+      // Rows wider than 2 kB are compressed: a sparse vector, which compresses, comes back exact.
+      const embedding = Array.from({ length: 1_536 }, (_, i) => (i % 97 === 0 ? i / 1_536 : 0));
+      await store.upsert('compressed', [{ id: 'sparse', content: 'sparse', embedding }]);
+      const [stored] = await subject.sql.query<{ size: number }>(
+        `SELECT pg_column_size(embedding) AS size FROM "${subject.schema}".compressed`,
+      );
+      expect(stored!.size).toBeLessThan(1_536);
+      const [hit] = await store.query('compressed', { vector: embedding, topK: 1 });
+      expect(hit).toMatchObject({ id: 'sparse' });
+      expect(hit!.score).toBeCloseTo(1, 5);
+    });
   });
 }
 
 // The embedded database converts half floats in software: it sketches in full precision.
-describeSketches('PGlite', pgliteSubject, { vectorIndex: 'vector' });
+describeSketches('PGlite', pgliteSubject, { vectorIndex: 'vector' }, false);
 
 describe.skipIf(Boolean(vectorUnavailable))(
   `PostgreSQL with pgvector${vectorUnavailable ? ` (skipped: ${vectorUnavailable})` : ''}`,
   () => {
-    describeSketches('PostgreSQL', () => postgresSubject('kb_sketch'), {});
+    describeSketches('PostgreSQL', () => postgresSubject('kb_sketch'), {}, true);
   },
 );
