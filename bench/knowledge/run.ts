@@ -30,7 +30,7 @@
 // Last line: one JSON object.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SKETCH_CANDIDATES, SKETCH_SIZE, sketchOf } from '@atelier/knowledge';
+import { SKETCH_CANDIDATES, sketchProbe, type SketchKind } from '@atelier/knowledge';
 import { bagOfWordsEmbedding } from '@atelier/testkit';
 import pg from 'pg';
 import { api, firstLine, launchApi, login, root, start, stopAll } from '../shared/processes';
@@ -142,7 +142,7 @@ async function query(base: string, token: string, collection: string, body: obje
 
 /**
  * The same top-10 straight in SQL, as a DBA would write it over the collection's HNSW index with the
- * store's breadth, for comparison: over the sketch of wide embeddings, its 200 nearest ordered by the
+ * store's breadth, for comparison: over the sketch of wide embeddings, its 300 nearest ordered by the
  * full vectors (`sketch_*` collections), or over the vectors cast to halfvec (ef_search 150).
  */
 async function directTimes(
@@ -165,21 +165,21 @@ async function directTimes(
       [collectionName],
     )
   ).rows[0]?.kind;
-  const sketched = kind?.startsWith('sketch_') ?? false;
-  const sketch = sketchOf(DIMENSION, SKETCH_SIZE);
-  const sketchType = `${kind === 'sketch_vector' ? 'vector' : 'halfvec'}(${SKETCH_SIZE})`;
-  await client.query(`SET hnsw.ef_search = ${sketched ? SKETCH_CANDIDATES : 150}`);
+  const probe = kind?.startsWith('sketch_')
+    ? sketchProbe(kind as SketchKind, 'cosine', DIMENSION)
+    : undefined;
+  await client.query(`SET hnsw.ef_search = ${probe ? SKETCH_CANDIDATES : 150}`);
   const half = `halfvec(${DIMENSION})`;
   const times: number[] = [];
   for (const text of texts) {
     const embedding = bagOfWordsEmbedding(text, DIMENSION);
     const vector = `[${embedding.join(',')}]`;
     const started = performance.now();
-    if (sketched) {
+    if (probe) {
       await client.query(
         `SELECT * FROM (SELECT id, content, metadata, embedding <=> $1::vector AS d FROM ${table}
-           ORDER BY sketch <=> $2::${sketchType} LIMIT ${SKETCH_CANDIDATES}) s ORDER BY d LIMIT 10`,
-        [vector, `[${sketch(embedding).join(',')}]`],
+           ORDER BY sketch ${probe.op} $2::${probe.type} LIMIT ${SKETCH_CANDIDATES}) s ORDER BY d LIMIT 10`,
+        [vector, probe.literal(embedding)],
       );
     } else {
       await client.query(

@@ -1,7 +1,7 @@
 // The knowledge capability: vector stores behind one interface, document parsing, ingestion, retrieval.
 export * from './stores/vector-store';
 export * from './stores/pgvector-store';
-export { seeded, sketchOf, type Sketch } from './stores/sketch';
+export { bitSketchOf, seeded, SKETCH_BITS, sketchOf, type Sketch } from './stores/sketch';
 export * from './stores/qdrant-store';
 export { compileQdrantFilter, pointId, type QdrantFilter } from './stores/qdrant-filter';
 export type { QueryFn, SqlClient, SqlSource } from './stores/sql-client';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChunkInput, Distance, PgvectorStoreOptions } from '../src';
+import { bitSketchOf, type ChunkInput, type Distance, type PgvectorStoreOptions } from '../src';
 import { vectorUnavailable } from './postgres';
 import { cosine, seeded } from './store-contract';
 import { hnswIndexDef, pgliteSubject, postgresSubject, type StoreSubject } from './store-subjects';
@@ -73,9 +73,14 @@ function describeSketches(
         const all = clustered(2_000, 1_536, 3);
         await store.upsert(table, all);
         expect(await store.buildVectorIndex(table)).toBe(true);
-        expect(await kindOf(table)).toBe(`sketch_${precision}`);
-        const opclass = { cosine: 'cosine_ops', l2: 'l2_ops', inner_product: 'ip_ops' }[distance];
-        expect(await indexDef(table)).toContain(`USING hnsw (sketch ${precision}_${opclass})`);
+        // Cosine, the angle, is what sign bits keep: its sketch is binary, compared by Hamming distance.
+        expect(await kindOf(table)).toBe(distance === 'cosine' ? 'sketch_bit' : `sketch_${precision}`);
+        const opclass = {
+          cosine: 'bit_hamming_ops',
+          l2: `${precision}_l2_ops`,
+          inner_product: `${precision}_ip_ops`,
+        }[distance];
+        expect(await indexDef(table)).toContain(`USING hnsw (sketch ${opclass})`);
         const queries = clustered(10, 1_536, 3, 5_000); // the same topics, other texts
         let found = 0;
         for (const { embedding: vector } of queries) {
@@ -104,8 +109,8 @@ function describeSketches(
       const plan = await subject.sql.transaction(async (query) => {
         await query("SELECT set_config('enable_seqscan', 'off', true)");
         const rows = await query<{ 'QUERY PLAN': string }>(
-          `EXPLAIN SELECT id FROM "${subject.schema}".sketched t ORDER BY t.sketch <=> $1::${precision}(512) LIMIT 200`,
-          [`[${new Array(512).fill(0.1).join(',')}]`],
+          `EXPLAIN SELECT id FROM "${subject.schema}".sketched t ORDER BY t.sketch <~> $1::bit(2048) LIMIT 200`,
+          [bitSketchOf(1_536)(vector)],
         );
         return rows.map((row) => row['QUERY PLAN']).join('\n');
       });
@@ -137,15 +142,16 @@ function describeSketches(
       expect(top!.score).toBeCloseTo(1, 4);
     }, 120_000);
 
-    it('gives 3,072-d and 4,096-d embeddings a sketch index (before: halfvec, and none)', async () => {
+    it('gives 1,024-d, 3,072-d and 4,096-d embeddings a sketch index (before: halfvec, and none)', async () => {
       const store = subject.store(options);
-      for (const dimension of [3_072, 4_096]) {
+      // 1,024 dimensions rotate into 1,024 signs: two rotations make the 2,048 bits.
+      for (const dimension of [1_024, 3_072, 4_096]) {
         const table = `wide_${dimension}`;
         await store.createCollection({ name: table, dimension, deferVectorIndex: true });
         const all = clustered(300, dimension, dimension);
         await store.upsert(table, all);
         expect(await store.buildVectorIndex(table)).toBe(true);
-        expect(await kindOf(table)).toBe(`sketch_${precision}`);
+        expect(await kindOf(table)).toBe('sketch_bit');
         for (const { embedding: vector } of clustered(3, dimension, dimension, 1_000)) {
           const hits = await store.query(table, { vector, topK: 5 });
           expect(hits.map((hit) => hit.id)).toEqual(exactTop(all, vector, 5, 'cosine'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sketchOf } from '../src/stores/sketch';
+import { bitSketchOf, SKETCH_BITS, sketchOf } from '../src/stores/sketch';
 import { randomVector, seeded } from './store-contract';
 
 const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => {
@@ -61,5 +61,41 @@ describe('sketch', () => {
     expect(() => sketchOf(1_536, 512)([1, 2, 3])).toThrow(/expected 1536 dimensions, got 3/);
     expect(() => sketchOf(100, 512)).toThrow(/1 to 128 numbers/);
     expect(() => sketchOf(1_536, 0)).toThrow(RangeError);
+  });
+
+  it('a binary sketch: 2,048 signs as hexadecimal, whose differing share estimates the angle', () => {
+    const random = seeded(3);
+    const bits = (hex: string) =>
+      Array.from(Buffer.from(hex.slice(1), 'hex')).flatMap((byte) =>
+        Array.from({ length: 8 }, (_, k) => (byte >> (7 - k)) & 1),
+      );
+    for (const dimension of [1_024, 1_536, 3_072]) {
+      const sketch = bitSketchOf(dimension);
+      const errors: number[] = [];
+      for (let t = 0; t < 100; t++) {
+        const a = randomVector(random, dimension);
+        // Pairs from the same to unrelated: b leans towards a by a random share.
+        const lean = random();
+        const b = randomVector(random, dimension).map((x, i) => lean * a[i]! + (1 - lean) * x);
+        const [sa, sb] = [sketch(a), sketch(b)];
+        expect(sa).toMatch(/^x[0-9a-f]{512}$/);
+        expect(sa).toBe(bitSketchOf(dimension)(a));
+        const [ba, bb] = [bits(sa), bits(sb)];
+        const differing = ba.filter((bit, i) => bit !== bb[i]).length / SKETCH_BITS;
+        const angle = Math.acos(dot(a, b) / Math.sqrt(dot(a, a) * dot(b, b))) / Math.PI;
+        errors.push(Math.abs(differing - angle));
+      }
+      const mean = errors.reduce((sum, e) => sum + e, 0) / errors.length;
+      // The share of 2,048 independent signs errs by about sqrt(0.25 / 2,048) = 0.011 at most.
+      expect(mean).toBeLessThan(0.02);
+      expect(mean).toBeGreaterThan(0);
+    }
+    // Only the direction counts; 1,024 dimensions take two rotations, each its own signs.
+    const sketch = bitSketchOf(1_024);
+    const a = randomVector(random, 1_024);
+    expect(sketch(a.map((x) => 3 * x))).toBe(sketch(a));
+    const halves = bits(sketch(a));
+    expect(halves.slice(0, 1_024)).not.toEqual(halves.slice(1_024));
+    expect(() => bitSketchOf(1_536, 12)).toThrow(RangeError);
   });
 });

@@ -94,3 +94,41 @@ export function sketchOf(dimension: number, size: number, seed = 0x51ce7c4): Ske
   cache.set(key, sketch);
   return sketch;
 }
+
+/** How many sign bits a binary sketch has. */
+export const SKETCH_BITS = 2_048;
+
+/**
+ * A binary sketch: the signs of `bits` rotated coordinates (the transform above, with as many seeds
+ * as it takes when the rotation is shorter), as PostgreSQL's hexadecimal bit-string literal (`x…`).
+ * Two vectors' sketches differ in a share of their bits that estimates the angle between them (each
+ * rotated coordinate is a random hyperplane, as in SimHash), so Hamming distance ranks by cosine: a
+ * 2,048-bit sketch is 256 bytes, compared by a few population counts.
+ */
+export function bitSketchOf(
+  dimension: number,
+  bits = SKETCH_BITS,
+  seed = 0x51ce7c4,
+): (vector: ArrayLike<number>) => string {
+  let length = 1;
+  while (length < dimension) length *= 2;
+  const each = Math.min(length, bits);
+  if (!Number.isInteger(bits) || bits < 8 || bits % 8 !== 0) {
+    throw new RangeError('a binary sketch has a whole number of bytes');
+  }
+  const rotations = Array.from({ length: Math.ceil(bits / each) }, (_, r) =>
+    sketchOf(dimension, each, seed + r),
+  );
+  const bytes = Buffer.alloc(bits / 8);
+  return (vector) => {
+    bytes.fill(0);
+    let bit = 0;
+    for (const rotate of rotations) {
+      const rotated = rotate(vector);
+      for (let j = 0; j < rotated.length && bit < bits; j++, bit++) {
+        if (rotated[j]! > 0) bytes[bit >> 3]! |= 0x80 >> (bit & 7);
+      }
+    }
+    return `x${bytes.toString('hex')}`;
+  };
+}
