@@ -97,5 +97,13 @@ describe('sketch', () => {
     const halves = bits(sketch(a));
     expect(halves.slice(0, 1_024)).not.toEqual(halves.slice(1_024));
     expect(() => bitSketchOf(1_536, 12)).toThrow(RangeError);
+    // A bag of words rotates into exact zeros: its float32 copy, as a provider answers it, keeps them.
+    const counts = new Array<number>(1_536).fill(0);
+    for (let w = 0; w < 60; w++) counts[Math.floor(random() * 40)]! += 1;
+    const norm = Math.hypot(...counts);
+    const words = counts.map((count) => count / norm);
+    const rounded = Array.from(Float32Array.from(words));
+    expect(rounded).not.toEqual(words);
+    expect(bitSketchOf(1_536)(rounded)).toBe(bitSketchOf(1_536)(words));
   });
 });

@@ -99,6 +99,16 @@ export function sketchOf(dimension: number, size: number, seed = 0x51ce7c4): Ske
 export const SKETCH_BITS = 2_048;
 
 /**
+ * Rotated coordinates smaller than this share of their root mean square count as zero (bit 0). A
+ * sparse vector of a few distinct weights (a bag of words) rotates into many coordinates that cancel
+ * out, up to the rounding of its weights, whose sign is then noise: another for the float32 copy a
+ * provider answers than for the float64 original. On the bench corpus, the 300 nearest by Hamming
+ * distance held 0.969 of the true top-10 instead of 0.997. Rounding leaves residues of about 1e-7 of
+ * the coordinates; real embeddings have hardly any coordinate as small as the share.
+ */
+const ZERO_SHARE = 1e-4;
+
+/**
  * A binary sketch: the signs of `bits` rotated coordinates (the transform above, with as many seeds
  * as it takes when the rotation is shorter), as PostgreSQL's hexadecimal bit-string literal (`x…`).
  * Two vectors' sketches differ in a share of their bits that estimates the angle between them (each
@@ -125,8 +135,11 @@ export function bitSketchOf(
     let bit = 0;
     for (const rotate of rotations) {
       const rotated = rotate(vector);
+      let squares = 0;
+      for (const x of rotated) squares += x * x;
+      const zero = ZERO_SHARE * Math.sqrt(squares / rotated.length);
       for (let j = 0; j < rotated.length && bit < bits; j++, bit++) {
-        if (rotated[j]! > 0) bytes[bit >> 3]! |= 0x80 >> (bit & 7);
+        if (rotated[j]! > zero) bytes[bit >> 3]! |= 0x80 >> (bit & 7);
       }
     }
     return `x${bytes.toString('hex')}`;
