@@ -51,7 +51,7 @@ async function within(work: Promise<unknown> | undefined, ms: number): Promise<v
  * p99 meanwhile 20.1 ms; the sketch's transform then twice as slow, 0.4 s of it), 3 after 29.7 s
  * (24.4 ms), 4 after 28.0 s (33.4 ms).
  */
-const INGESTION_CONCURRENCY = 3;
+const INGESTION_CONCURRENCY = 4;
 
 export interface RuntimeOptions {
   db: Db;

@@ -56,8 +56,8 @@ export interface PgvectorStoreOptions {
   vectorIndex?: 'halfvec' | 'vector';
   /**
    * Collections of embeddings at least this wide get a sketch index (see `sketch.ts`): HNSW over a
-   * 512-number sketch of each vector, whose candidates the full vectors order. Default 1,024;
-   * `Infinity` never.
+   * sketch of each vector (2,048 sign bits for cosine, 512 numbers for the other distances), whose
+   * candidates the full vectors order. Default 1,024; `Infinity` never.
    */
   sketchFrom?: number;
   /**
@@ -725,12 +725,12 @@ export class PgvectorStore implements VectorStore {
       await query(
         `CREATE TABLE ${table} (
            id text PRIMARY KEY,
-           content text NOT NULL,
+           content text${compression} NOT NULL,
            content_hash text NOT NULL,
-           metadata jsonb NOT NULL DEFAULT '{}'::jsonb,
+           metadata jsonb${compression} NOT NULL DEFAULT '{}'::jsonb,
            embedding vector(${spec.dimension})${compression} NOT NULL,
            ${isSketch(kind) ? `sketch ${sketchType(kind)}${compression} NOT NULL,` : ''}
-           tsv tsvector GENERATED ALWAYS AS (to_tsvector('${language}', content)) STORED
+           tsv tsvector${compression} GENERATED ALWAYS AS (to_tsvector('${language}', content)) STORED
          )`,
       );
       // Vectors stay in the row (MAIN: out of line only when the row would not fit a page): no TOAST
@@ -749,7 +749,7 @@ export class PgvectorStore implements VectorStore {
 
   /**
    * Whether the server compresses with lz4 (PostgreSQL 14 and later built with it; PGlite is not). A row
-   * wider than 2 kB (every row of a 512-d or wider embedding) has its vectors compressed, with pglz by
+   * wider than 2 kB (every row of a 512-d or wider embedding) has its widest values compressed, with pglz by
    * default, several times slower than lz4. Writing 60,000 chunks of 1,536-d (`bench/knowledge/write-lab.ts`,
    * six runs each) took the server 8.3 s of CPU with pglz, 6.3 s with lz4 (medians); rewriting
    * 100,000 stored vectors, 5.8 s and 2.7 s.
@@ -941,7 +941,12 @@ export class PgvectorStore implements VectorStore {
       );
       if (existing <= 2 * rows.length) return this.load(target, [rows]);
     }
-    await this.sql.transaction((query) => this.insert(query, target, rows));
+    // One statement is atomic by itself: no transaction around it (two round trips fewer a document).
+    if (rows.length <= this.batchSize) {
+      await this.insert((text, values) => this.sql.query(text, values), target, rows);
+    } else {
+      await this.sql.transaction((query) => this.insert(query, target, rows));
+    }
     return rows.length;
   }
 
