@@ -4,14 +4,16 @@
 // store's halfvec index with other build parameters); LAB_WORKERS build workers (2), LAB_MEMORY
 // maintenance_work_mem (1500MB); DATABASE_URL required. LAB_SKETCH=512 adds a `sketch halfvec(512)`
 // column (the store's sketch, `sketch.ts`) for the variants sk-n<N>[-m<M>-ef<EF>] (HNSW over it, its N
-// nearest re-ranked by the full vectors) and skv-… (the same as full-precision `vector`).
+// nearest re-ranked by the full vectors) and skv-… (the same as full-precision `vector`). LAB_BITS=1 adds
+// a `bits bit(2048)` column (the store's binary sketch of the float32 embeddings, `bitSketchOf`) for
+// the variants bits-n<N>[-m<M>-ef<EF>] (HNSW by Hamming distance, N nearest re-ranked).
 // How the store's index was chosen (100,000 chunks, a machine loaded ~20 on 2 cores): halfvec m16
 // ef_construction 64 recall 0.942 / 0.983 at ef_search 100 / 200; ef_construction 32 0.94 / 0.958 at
 // 150 / 200; binary quantization + re-rank of 100: 0.01 (sparse vectors); IVFFlat 316 lists: 0.81 at
 // 10 probes.
 import { bagOfWordsEmbedding } from '@atelier/testkit';
 import pg from 'pg';
-import { encodeVectorArray, sketchOf } from '@atelier/knowledge';
+import { bitSketchOf, encodeVectorArray, SKETCH_BITS, sketchOf } from '@atelier/knowledge';
 import { percentile } from '../shared/stats';
 import { DIMENSION, ExactIndex, paragraph, question } from './corpus';
 
@@ -87,6 +89,33 @@ if (SKETCH) {
     }
     await client.query('VACUUM ANALYZE lab.corpus');
     log(`sketched ${CHUNKS} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+}
+const bitSketch = bitSketchOf(DIMENSION);
+if (process.env.LAB_BITS === '1') {
+  const [{ t }] = (
+    await client.query(
+      "SELECT format_type(atttypid, atttypmod) AS t FROM pg_attribute WHERE attrelid = 'lab.corpus'::regclass AND attname = 'bits'",
+    )
+  ).rows.concat([{ t: null }]);
+  if (t !== `bit(${SKETCH_BITS})`) {
+    const started = performance.now();
+    await client.query('DROP INDEX IF EXISTS lab.lab_idx');
+    await client.query('ALTER TABLE lab.corpus DROP COLUMN IF EXISTS bits');
+    await client.query(`ALTER TABLE lab.corpus ADD COLUMN bits bit(${SKETCH_BITS})`);
+    for (let s = 0; s < CHUNKS; s += 1000) {
+      const rows = Array.from({ length: Math.min(1000, CHUNKS - s) }, (_, k) => s + k);
+      await client.query(
+        `UPDATE lab.corpus c SET bits = u.b::bit(${SKETCH_BITS}) FROM unnest($1::text[], $2::text[]) u(id, b) WHERE c.id = u.id`,
+        [
+          rows.map((r) => `d${Math.floor(r / 50)}:${r % 50}`),
+          // As the store gets them: the provider's float32 numbers.
+          rows.map((r) => bitSketch(Float32Array.from(bagOfWordsEmbedding(paragraph(r), DIMENSION)))),
+        ],
+      );
+    }
+    await client.query('VACUUM ANALYZE lab.corpus');
+    log(`bit-sketched ${CHUNKS} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
 }
 const size = (await client.query("SELECT pg_size_pretty(pg_table_size('lab.corpus')) s")).rows[0].s;
@@ -174,6 +203,16 @@ function variantOf(name: string): Variant {
       query: (v) => [
         rerank(`${column} <=> $2::${type}`, Number(sk[2])),
         [v, `[${Array.from(sketch(JSON.parse(v) as number[])).join(',')}]`],
+      ],
+    };
+  }
+  const bits = /^bits-n(\d+)(?:-m(\d+)-ef(\d+))?$/.exec(name);
+  if (bits) {
+    return {
+      index: `USING hnsw (bits bit_hamming_ops) WITH (m = ${bits[2] ?? 16}, ef_construction = ${bits[3] ?? 64})`,
+      query: (v) => [
+        rerank(`bits <~> $2::bit(${SKETCH_BITS})`, Number(bits[1])),
+        [v, bitSketch(JSON.parse(v) as number[])],
       ],
     };
   }

@@ -49,7 +49,8 @@ async function within(work: Promise<unknown> | undefined, ms: number): Promise<v
  * waits on the provider, a parser thread and the database in turn, so two left a third of 2 cores idle.
  * 100,000 chunks (`pnpm bench:knowledge`, PostgreSQL, 2 cores): 2 lanes ready after 33.1 s (`/health`
  * p99 meanwhile 20.1 ms; the sketch's transform then twice as slow, 0.4 s of it), 3 after 29.7 s
- * (24.4 ms), 4 after 28.0 s (33.4 ms).
+ * (24.4 ms), 4 after 28.0 s (33.4 ms); on a slower day, 3 lanes 37.2-37.7 s, 4 35.3 s. Four: the
+ * 200 MB of PDFs meanwhile kept `/health` p99 at 63-66 ms (44-48 with 3) and the API under 320 MB.
  */
 const INGESTION_CONCURRENCY = 4;
 
