@@ -64,59 +64,44 @@ if (RELOAD || n !== CHUNKS) {
   log(`loaded ${CHUNKS} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   await client.query('VACUUM ANALYZE lab.corpus');
 }
+/** Adds `column` of `type`, each chunk's value from `value`, unless the table has it already. */
+async function ensureColumn(column: string, type: string, value: (chunk: number) => string) {
+  const [{ t }] = (
+    await client.query(
+      "SELECT format_type(atttypid, atttypmod) AS t FROM pg_attribute WHERE attrelid = 'lab.corpus'::regclass AND attname = $1",
+      [column],
+    )
+  ).rows.concat([{ t: null }]);
+  if (t === type) return;
+  const started = performance.now();
+  await client.query('DROP INDEX IF EXISTS lab.lab_idx');
+  await client.query(`ALTER TABLE lab.corpus DROP COLUMN IF EXISTS ${column}`);
+  await client.query(`ALTER TABLE lab.corpus ADD COLUMN ${column} ${type}`);
+  for (let s = 0; s < CHUNKS; s += 1000) {
+    const rows = Array.from({ length: Math.min(1000, CHUNKS - s) }, (_, k) => s + k);
+    await client.query(
+      `UPDATE lab.corpus c SET ${column} = u.v::${type} FROM unnest($1::text[], $2::text[]) u(id, v) WHERE c.id = u.id`,
+      [rows.map((r) => `d${Math.floor(r / 50)}:${r % 50}`), rows.map(value)],
+    );
+  }
+  await client.query('VACUUM ANALYZE lab.corpus');
+  log(`${column}: ${CHUNKS} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
 const SKETCH = Number(process.env.LAB_SKETCH ?? 0);
 if (SKETCH) {
   const sketch = sketchOf(DIMENSION, SKETCH);
-  const [{ t }] = (
-    await client.query(
-      "SELECT format_type(atttypid, atttypmod) AS t FROM pg_attribute WHERE attrelid = 'lab.corpus'::regclass AND attname = 'sketch'",
-    )
-  ).rows.concat([{ t: null }]);
-  if (t !== `halfvec(${SKETCH})`) {
-    const started = performance.now();
-    await client.query('DROP INDEX IF EXISTS lab.lab_idx');
-    await client.query('ALTER TABLE lab.corpus DROP COLUMN IF EXISTS sketch');
-    await client.query(`ALTER TABLE lab.corpus ADD COLUMN sketch halfvec(${SKETCH})`);
-    for (let s = 0; s < CHUNKS; s += 1000) {
-      const rows = Array.from({ length: Math.min(1000, CHUNKS - s) }, (_, k) => s + k);
-      await client.query(
-        'UPDATE lab.corpus c SET sketch = u.s::halfvec FROM unnest($1::text[], $2::text[]) u(id, s) WHERE c.id = u.id',
-        [
-          rows.map((r) => `d${Math.floor(r / 50)}:${r % 50}`),
-          rows.map((r) => `[${Array.from(sketch(bagOfWordsEmbedding(paragraph(r), DIMENSION))).join(',')}]`),
-        ],
-      );
-    }
-    await client.query('VACUUM ANALYZE lab.corpus');
-    log(`sketched ${CHUNKS} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  }
+  await ensureColumn(
+    'sketch',
+    `halfvec(${SKETCH})`,
+    (r) => `[${Array.from(sketch(bagOfWordsEmbedding(paragraph(r), DIMENSION))).join(',')}]`,
+  );
 }
 const bitSketch = bitSketchOf(DIMENSION);
 if (process.env.LAB_BITS === '1') {
-  const [{ t }] = (
-    await client.query(
-      "SELECT format_type(atttypid, atttypmod) AS t FROM pg_attribute WHERE attrelid = 'lab.corpus'::regclass AND attname = 'bits'",
-    )
-  ).rows.concat([{ t: null }]);
-  if (t !== `bit(${SKETCH_BITS})`) {
-    const started = performance.now();
-    await client.query('DROP INDEX IF EXISTS lab.lab_idx');
-    await client.query('ALTER TABLE lab.corpus DROP COLUMN IF EXISTS bits');
-    await client.query(`ALTER TABLE lab.corpus ADD COLUMN bits bit(${SKETCH_BITS})`);
-    for (let s = 0; s < CHUNKS; s += 1000) {
-      const rows = Array.from({ length: Math.min(1000, CHUNKS - s) }, (_, k) => s + k);
-      await client.query(
-        `UPDATE lab.corpus c SET bits = u.b::bit(${SKETCH_BITS}) FROM unnest($1::text[], $2::text[]) u(id, b) WHERE c.id = u.id`,
-        [
-          rows.map((r) => `d${Math.floor(r / 50)}:${r % 50}`),
-          // As the store gets them: the provider's float32 numbers.
-          rows.map((r) => bitSketch(Float32Array.from(bagOfWordsEmbedding(paragraph(r), DIMENSION)))),
-        ],
-      );
-    }
-    await client.query('VACUUM ANALYZE lab.corpus');
-    log(`bit-sketched ${CHUNKS} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  }
+  // As the store gets them: the provider's float32 numbers.
+  await ensureColumn('bits', `bit(${SKETCH_BITS})`, (r) =>
+    bitSketch(Float32Array.from(bagOfWordsEmbedding(paragraph(r), DIMENSION))),
+  );
 }
 const size = (await client.query("SELECT pg_size_pretty(pg_table_size('lab.corpus')) s")).rows[0].s;
 log(`table size ${size}`);

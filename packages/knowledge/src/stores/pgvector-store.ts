@@ -117,12 +117,13 @@ export const SKETCH_CANDIDATES = 300;
 const SKETCH_BUILD = 'm = 12, ef_construction = 48';
 /**
  * The graph over a binary sketch (`sketch_bit`, cosine collections: `bitSketchOf`, 2,048 sign bits).
- * Hamming distance costs a few population counts, not 512 multiplications: on the bench corpus (same
- * machine, same hour, 1 build worker; build, index, recall@10 of 300 candidates, SQL p50), against the
- * halfvec(512) sketch at m 12 / 48 (23.3 s, 130 MB, 0.9745, 8.9 ms): m 12 / 48 10.1-11.1 s, 49 MB,
- * 0.959-0.965; m 12 / 64 12.0 s, 0.968; m 16 / 40 13.0 s, 0.971; **m 16 / 48 14.9 s, 54 MB, 0.974,
- * 9.1 ms**; m 16 / 64 17.0 s, 0.9825; m 16 / 100 27.4 s, 0.986. Searched exactly, the 300 nearest by
- * Hamming distance hold 0.997 of the true top-10 (0.978 with 1,024 bits, 0.858 with 512).
+ * Hamming distance costs a few population counts, not 512 multiplications. Bench corpus (100,000
+ * chunks of 1,536-d, `index-lab.ts` with LAB_BITS=1, 1 build worker, same hour; build, index, recall@10
+ * of 300 candidates, SQL p50): m 16 / 48 13.0-14.1 s, 54 MB, 0.9775-0.9785, 7.5-8.3 ms against the
+ * halfvec(512) sketch at m 12 / 48: 18.7 s, 130 MB, 0.9705, 9.7 ms. Other graphs (an earlier lab, sketches
+ * of float64 vectors): m 12 / 48 10.1-11.1 s, 49 MB, 0.959-0.965; m 12 / 64 12.0 s, 0.968; m 16 / 40
+ * 13.0 s, 0.971; m 16 / 64 17.0 s, 0.9825; m 16 / 100 27.4 s, 0.986. Searched exactly, the 300 nearest
+ * by Hamming distance hold 0.997 of the true top-10 (0.978 with 1,024 bits, 0.858 with 512).
  */
 const BIT_SKETCH_BUILD = 'm = 16, ef_construction = 48';
 const SKETCH_FROM_DIMENSION = 1_024;
