@@ -256,6 +256,7 @@ describe.skipIf(!databaseUrl)('an external pgvector connector (PostgreSQL)', () 
     const tested = await call(t.app, 'POST', `/connectors/${id}/test`, { token: org.admin.token });
     expect(tested.body.ok).toBe(true);
     const listed = await get(`/connectors/${id}/collections`);
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
     expect(listed.body.collections).toContainEqual(
       expect.objectContaining({ name: `${schema}.docs`, dimension: 3, writable: false }),
     );

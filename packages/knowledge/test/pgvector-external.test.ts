@@ -82,6 +82,30 @@ describe.skipIf(Boolean(vectorUnavailable))(
         });
       });
 
+      it('leaves out a table its role may not read, or one dropped while listing, and lists the rest', async () => {
+        // A role that may read `docs` only: `langchain_like`'s untyped column needs a row read for its
+        // dimension, which this role is refused; the listing goes on without it.
+        const reader = uniqueName('ext_reader');
+        const readerOwn = uniqueName('kb_ext');
+        await admin.query(`CREATE ROLE ${reader} LOGIN`);
+        await admin.query(`CREATE SCHEMA "${readerOwn}" AUTHORIZATION ${reader}`);
+        await admin.query(`GRANT USAGE ON SCHEMA "${data}" TO ${reader}`);
+        await admin.query(`GRANT SELECT ON "${data}".docs TO ${reader}`);
+        const url = new URL(databaseUrl!);
+        url.username = reader;
+        url.password = '';
+        const restricted = createExternalPgvectorStore(url.toString(), { schema: readerOwn });
+        try {
+          const listed = (await restricted.listCollections()).filter((c) => c.name.startsWith(`${data}.`));
+          expect(listed).toEqual([{ name: `${data}.docs`, dimension: 3, distance: 'l2', writable: false }]);
+        } finally {
+          await restricted.close();
+          await dropSchemas(readerOwn);
+          await admin.query(`DROP OWNED BY ${reader}`);
+          await admin.query(`DROP ROLE ${reader}`);
+        }
+      });
+
       it('previews and queries them, with other columns as metadata or the jsonb metadata column', async () => {
         const preview = await store.preview(`${data}.docs`, { limit: 2, offset: 1 });
         expect(preview.map((c) => c.id)).toEqual(['2', '3']);

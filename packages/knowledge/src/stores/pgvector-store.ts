@@ -404,6 +404,18 @@ function distanceOf(indexDefs: string[]): Distance {
   return 'cosine';
 }
 
+/** A table of an external database with a vector column (its first one, `embedding` preferred). */
+interface ExternalTable {
+  schema: string;
+  table: string;
+  column: string;
+  typmod: number;
+  defs: (string | null)[] | null;
+}
+
+/** undefined_table, insufficient_privilege. */
+const GONE_OR_UNREADABLE = new Set(['42P01', '42501']);
+
 function isTextType(type: string): boolean {
   return type === 'text' || type.startsWith('character varying') || type.startsWith('character(');
 }
@@ -476,7 +488,10 @@ export class PgvectorStore implements VectorStore {
             throw mapExtensionError(error, this.extension);
           }
         }
-        await query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(this.schema)}`);
+        // Created only when missing: CREATE SCHEMA IF NOT EXISTS asks for the database's CREATE
+        // privilege even then, which a role given its own schema need not have.
+        const schema = await query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [this.schema]);
+        if (schema.length === 0) await query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(this.schema)}`);
         await query(
           `CREATE TABLE IF NOT EXISTS ${this.registry} (name text PRIMARY KEY, dimension integer NOT NULL, distance text NOT NULL, created_at timestamptz NOT NULL DEFAULT now(), vector_index text, text_language text)`,
         );
@@ -572,11 +587,14 @@ export class PgvectorStore implements VectorStore {
     }
   }
 
-  private async externalTables(): Promise<
-    { schema: string; table: string; column: string; typmod: number }[]
-  > {
-    const rows = await this.sql.query<{ schema: string; table: string; column: string; typmod: number }>(
-      `SELECT n.nspname AS schema, c.relname AS table, a.attname AS column, a.atttypmod AS typmod
+  /**
+   * The external database's tables with a vector column, with their index definitions, read in one
+   * statement: another client may drop a table at any time, and a catalog read per table would then fail.
+   */
+  private async externalTables(): Promise<ExternalTable[]> {
+    const rows = await this.sql.query<ExternalTable>(
+      `SELECT n.nspname AS schema, c.relname AS table, a.attname AS column, a.atttypmod AS typmod,
+              ARRAY(SELECT pg_get_indexdef(i.indexrelid) FROM pg_index i WHERE i.indrelid = c.oid) AS defs
          FROM pg_attribute a
          JOIN pg_class c ON c.oid = a.attrelid
          JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -603,25 +621,23 @@ export class PgvectorStore implements VectorStore {
     });
   }
 
+  /** An external table's dimension (its column's, or else its first vector's) and distance (its index's). */
   private async externalDescription(
-    schema: string,
-    table: string,
-    column: string,
-    typmod: number,
+    found: ExternalTable,
   ): Promise<{ dimension: number; distance: Distance }> {
-    const qualified = `${quoteIdent(schema)}.${quoteIdent(table)}`;
-    const defs = await this.sql.query<{ def: string }>(
-      'SELECT pg_get_indexdef(indexrelid) AS def FROM pg_index WHERE indrelid = $1::regclass',
-      [qualified],
-    );
-    let dimension = typmod;
+    let dimension = found.typmod;
     if (dimension < 1) {
+      const column = quoteIdent(found.column);
       const sample = await this.sql.query<{ d: number }>(
-        `SELECT vector_dims(${quoteIdent(column)}) AS d FROM ${qualified} WHERE ${quoteIdent(column)} IS NOT NULL LIMIT 1`,
+        `SELECT vector_dims(${column}) AS d FROM ${quoteIdent(found.schema)}.${quoteIdent(found.table)}
+          WHERE ${column} IS NOT NULL LIMIT 1`,
       );
       dimension = sample[0]?.d ?? 0;
     }
-    return { dimension, distance: distanceOf(defs.map((row) => row.def)) };
+    return {
+      dimension,
+      distance: distanceOf((found.defs ?? []).filter((def): def is string => Boolean(def))),
+    };
   }
 
   private async resolveExternal(name: string): Promise<Target> {
@@ -659,7 +675,7 @@ export class PgvectorStore implements VectorStore {
     const metadataExpr = metadata
       ? `COALESCE(t.${quoteIdent(metadata.name)}, '{}'::jsonb)`
       : `(to_jsonb(t.*) - ARRAY[${excluded.map((n) => `'${n}'`).join(', ')}]::text[])`;
-    const description = await this.externalDescription(schema, table, found.column, found.typmod);
+    const description = await this.externalDescription(found);
     return {
       name,
       table: qualified,
@@ -793,8 +809,12 @@ export class PgvectorStore implements VectorStore {
     const result: CollectionSummary[] = own.map((row) => ({ ...row, writable: true }));
     if (this.external) {
       for (const row of await this.externalTables()) {
-        const description = await this.externalDescription(row.schema, row.table, row.column, row.typmod);
-        result.push({ name: `${row.schema}.${row.table}`, ...description, writable: false });
+        // A table dropped since the listing, or one this role may not read, is not a collection.
+        const description = await this.externalDescription(row).catch((error: unknown) => {
+          if (GONE_OR_UNREADABLE.has((error as { code?: string }).code ?? '')) return null;
+          throw error;
+        });
+        if (description) result.push({ name: `${row.schema}.${row.table}`, ...description, writable: false });
       }
     }
     return result;

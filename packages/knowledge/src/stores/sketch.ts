@@ -108,6 +108,11 @@ export const SKETCH_BITS = 2_048;
  */
 const ZERO_SHARE = 1e-4;
 
+/** A binary sketch of one vector, as PostgreSQL's hexadecimal bit-string literal. */
+export type BitSketch = (vector: ArrayLike<number>) => string;
+
+const bitCache = new Map<string, BitSketch>();
+
 /**
  * A binary sketch: the signs of `bits` rotated coordinates (the transform above, with as many seeds
  * as it takes when the rotation is shorter), as PostgreSQL's hexadecimal bit-string literal (`x…`).
@@ -115,11 +120,10 @@ const ZERO_SHARE = 1e-4;
  * rotated coordinate is a random hyperplane, as in SimHash), so Hamming distance ranks by cosine: a
  * 2,048-bit sketch is 256 bytes, compared by a few population counts.
  */
-export function bitSketchOf(
-  dimension: number,
-  bits = SKETCH_BITS,
-  seed = 0x51ce7c4,
-): (vector: ArrayLike<number>) => string {
+export function bitSketchOf(dimension: number, bits = SKETCH_BITS, seed = 0x51ce7c4): BitSketch {
+  const key = `${dimension}:${bits}:${seed}`;
+  const known = bitCache.get(key);
+  if (known) return known;
   let length = 1;
   while (length < dimension) length *= 2;
   const each = Math.min(length, bits);
@@ -130,7 +134,7 @@ export function bitSketchOf(
     sketchOf(dimension, each, seed + r),
   );
   const bytes = Buffer.alloc(bits / 8);
-  return (vector) => {
+  const sketch: BitSketch = (vector) => {
     bytes.fill(0);
     let bit = 0;
     for (const rotate of rotations) {
@@ -144,4 +148,6 @@ export function bitSketchOf(
     }
     return `x${bytes.toString('hex')}`;
   };
+  bitCache.set(key, sketch);
+  return sketch;
 }
