@@ -26,22 +26,38 @@ export function seeded(seed: number): () => number {
 
 /**
  * In-place fast Walsh-Hadamard transform of a power-of-two length array (unnormalized), two butterfly
- * stages a pass (half the passes of the textbook loop: 7 µs instead of 14 for 2,048 numbers).
+ * stages a pass (half the passes of the textbook loop), the first pass over consecutive quadruples
+ * without an inner loop: 6 µs for 2,048 numbers, against 14 for the textbook loop.
  */
 function hadamard(values: Float64Array): void {
   const length = values.length;
   let half = 1;
+  if (length >= 4) {
+    for (let i = 0; i < length; i += 4) {
+      const a = values[i]!;
+      const b = values[i + 1]!;
+      const c = values[i + 2]!;
+      const d = values[i + 3]!;
+      values[i] = a + b + (c + d);
+      values[i + 1] = a - b + (c - d);
+      values[i + 2] = a + b - (c + d);
+      values[i + 3] = a - b - (c - d);
+    }
+    half = 4;
+  }
   for (; half * 4 <= length; half *= 4) {
+    const second = 2 * half;
+    const third = 3 * half;
     for (let start = 0; start < length; start += 4 * half) {
       for (let i = start; i < start + half; i++) {
         const a = values[i]!;
         const b = values[i + half]!;
-        const c = values[i + 2 * half]!;
-        const d = values[i + 3 * half]!;
+        const c = values[i + second]!;
+        const d = values[i + third]!;
         values[i] = a + b + (c + d);
         values[i + half] = a - b + (c - d);
-        values[i + 2 * half] = a + b - (c + d);
-        values[i + 3 * half] = a - b - (c - d);
+        values[i + second] = a + b - (c + d);
+        values[i + third] = a - b - (c - d);
       }
     }
   }
@@ -56,13 +72,16 @@ function hadamard(values: Float64Array): void {
   }
 }
 
-const cache = new Map<string, Sketch>();
+/** A seeded rotation: random signs, a Hadamard transform, `size` of its coordinates kept. */
+interface Rotation {
+  dimension: number;
+  signs: Float64Array;
+  kept: Int32Array;
+  /** Where the rotated vector is written (reused: one rotation runs at a time). */
+  buffer: Float64Array;
+}
 
-/** The sketch of `dimension`-long vectors into `size` numbers (`size` at most the next power of two). */
-export function sketchOf(dimension: number, size: number, seed = 0x51ce7c4): Sketch {
-  const key = `${dimension}:${size}:${seed}`;
-  const known = cache.get(key);
-  if (known) return known;
+function rotationOf(dimension: number, size: number, seed: number): Rotation {
   let length = 1;
   while (length < dimension) length *= 2;
   if (!Number.isInteger(size) || size < 1 || size > length) {
@@ -76,19 +95,36 @@ export function sketchOf(dimension: number, size: number, seed = 0x51ce7c4): Ske
     const j = i + Math.floor(random() * (length - i));
     [order[i], order[j]] = [order[j]!, order[i]!];
   }
-  const kept = order.slice(0, size);
+  return { dimension, signs, kept: order.slice(0, size), buffer: new Float64Array(length) };
+}
+
+/** Rotates `vector` into the rotation's buffer (its kept coordinates are then read from there). */
+function rotate(rotation: Rotation, vector: ArrayLike<number>): Float64Array {
+  const { dimension, signs, buffer } = rotation;
+  if (vector.length !== dimension) {
+    throw new RangeError(`expected ${dimension} dimensions, got ${vector.length}`);
+  }
+  for (let i = 0; i < dimension; i++) buffer[i] = vector[i]! * signs[i]!;
+  buffer.fill(0, dimension);
+  hadamard(buffer);
+  return buffer;
+}
+
+const cache = new Map<string, Sketch>();
+
+/** The sketch of `dimension`-long vectors into `size` numbers (`size` at most the next power of two). */
+export function sketchOf(dimension: number, size: number, seed = 0x51ce7c4): Sketch {
+  const key = `${dimension}:${size}:${seed}`;
+  const known = cache.get(key);
+  if (known) return known;
+  const rotation = rotationOf(dimension, size, seed);
+  const { kept } = rotation;
   // H has rows of norm sqrt(length); keeping `size` of them: scale by 1/sqrt(size) to keep norms.
   const scale = 1 / Math.sqrt(size);
-  const buffer = new Float64Array(length);
   const sketch: Sketch = (vector) => {
-    if (vector.length !== dimension) {
-      throw new RangeError(`expected ${dimension} dimensions, got ${vector.length}`);
-    }
-    buffer.fill(0);
-    for (let i = 0; i < dimension; i++) buffer[i] = vector[i]! * signs[i]!;
-    hadamard(buffer);
+    const rotated = rotate(rotation, vector);
     const out = new Float32Array(size);
-    for (let j = 0; j < size; j++) out[j] = buffer[kept[j]!]! * scale;
+    for (let j = 0; j < size; j++) out[j] = rotated[kept[j]!]! * scale;
     return out;
   };
   cache.set(key, sketch);
@@ -131,19 +167,26 @@ export function bitSketchOf(dimension: number, bits = SKETCH_BITS, seed = 0x51ce
     throw new RangeError('a binary sketch has a whole number of bytes');
   }
   const rotations = Array.from({ length: Math.ceil(bits / each) }, (_, r) =>
-    sketchOf(dimension, each, seed + r),
+    rotationOf(dimension, each, seed + r),
   );
   const bytes = Buffer.alloc(bits / 8);
+  // Each kept coordinate as the float sketch has it (scaled, float32): the same bits as that sketch's signs.
+  const scale = 1 / Math.sqrt(each);
+  const coordinates = new Float32Array(each);
   const sketch: BitSketch = (vector) => {
     bytes.fill(0);
     let bit = 0;
-    for (const rotate of rotations) {
-      const rotated = rotate(vector);
+    for (const rotation of rotations) {
+      const rotated = rotate(rotation, vector);
+      const { kept } = rotation;
       let squares = 0;
-      for (const x of rotated) squares += x * x;
-      const zero = ZERO_SHARE * Math.sqrt(squares / rotated.length);
-      for (let j = 0; j < rotated.length && bit < bits; j++, bit++) {
-        if (rotated[j]! > zero) bytes[bit >> 3]! |= 0x80 >> (bit & 7);
+      for (let j = 0; j < each; j++) {
+        coordinates[j] = rotated[kept[j]!]! * scale;
+        squares += coordinates[j]! * coordinates[j]!;
+      }
+      const zero = ZERO_SHARE * Math.sqrt(squares / each);
+      for (let j = 0; j < each && bit < bits; j++, bit++) {
+        if (coordinates[j]! > zero) bytes[bit >> 3]! |= 0x80 >> (bit & 7);
       }
     }
     return `x${bytes.toString('hex')}`;

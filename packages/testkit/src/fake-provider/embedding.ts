@@ -34,20 +34,39 @@ function tokenHash(token: string): TokenHash {
  * words get a high cosine similarity, unrelated texts land near 0. Text without words gives zeros.
  */
 export function bagOfWordsEmbedding(text: string, dimensions: number): number[] {
-  const vector = new Array<number>(dimensions).fill(0);
+  return Array.from(bagOfWords(text, dimensions));
+}
+
+/**
+ * The same, in a typed array: the fake provider answers 100,000 of these in a bench, on the machine the
+ * server it stands in for runs on, so it builds no number array (a third of its time went there).
+ */
+function bagOfWords(text: string, dimensions: number): Float64Array {
+  const vector = new Float64Array(dimensions);
   for (const token of tokenize(text)) {
     const { bucketHash, sign } = tokenHash(token);
     const bucket = bucketHash % dimensions;
     vector[bucket] = vector[bucket]! + sign;
   }
-  const norm = Math.hypot(...vector);
-  return norm === 0 ? vector : vector.map((value) => value / norm);
+  // The sum of squares of whole counts is exact, so its square root is the norm, correctly rounded.
+  let squares = 0;
+  for (let i = 0; i < dimensions; i++) squares += vector[i]! * vector[i]!;
+  if (squares === 0) return vector;
+  const norm = Math.sqrt(squares);
+  for (let i = 0; i < dimensions; i++) vector[i]! /= norm;
+  return vector;
 }
 
 /** OpenAI's `encoding_format: 'base64'`: float32 little-endian, which the openai SDK asks for by default. */
-export function embeddingToBase64(vector: number[]): string {
+export function embeddingToBase64(vector: ArrayLike<number>): string {
   const floats = Float32Array.from(vector);
   const bytes = Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength);
   if (BIG_ENDIAN) bytes.swap32();
   return bytes.toString('base64');
+}
+
+/** The embedding of `text` as the provider answers it: base64 or a list of numbers. */
+export function embeddingOf(text: string, dimensions: number, format: 'float' | 'base64'): string | number[] {
+  const vector = bagOfWords(text, dimensions);
+  return format === 'base64' ? embeddingToBase64(vector) : Array.from(vector);
 }

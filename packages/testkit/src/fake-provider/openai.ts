@@ -1,4 +1,4 @@
-import { embeddingToBase64, bagOfWordsEmbedding } from './embedding';
+import { embeddingOf } from './embedding';
 import { invalid, modelNotFound } from './errors';
 import { requireModel, requireObject, sendJson } from './exchange';
 import { passModelSwitches } from './model-switches';
@@ -108,14 +108,11 @@ export async function embeddings(ex: Exchange): Promise<void> {
     throw invalid("'dimensions' must be a positive integer.");
   }
   if (!(await passModelSwitches(ex, model, false))) return;
-  const data = texts.map((text, index) => {
-    const vector = bagOfWordsEmbedding(text, dimensions);
-    return {
-      object: 'embedding',
-      index,
-      embedding: format === 'base64' ? embeddingToBase64(vector) : vector,
-    };
-  });
+  const data = texts.map((text, index) => ({
+    object: 'embedding',
+    index,
+    embedding: embeddingOf(text, dimensions, format),
+  }));
   const tokens = texts.reduce((sum, text) => sum + countWords(text), 0);
   sendJson(ex.res, 200, {
     object: 'list',
