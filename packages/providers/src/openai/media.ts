@@ -13,6 +13,7 @@ import type {
   VideoModel,
 } from '../types';
 import { call } from './client';
+import { parseEmbeddingsBody } from './embeddings-body';
 
 const EMBEDDING_BATCH = 96;
 const LITTLE_ENDIAN = endianness() === 'LE';
@@ -48,6 +49,12 @@ export function decodeEmbedding(embedding: unknown): number[] {
   return vector;
 }
 
+/** An embeddings answer, its vectors decoded (or as the server sent them, checked by decodeEmbedding). */
+interface EmbeddingsAnswer {
+  data: { index: number; embedding: unknown }[];
+  usage?: { prompt_tokens?: number };
+}
+
 /**
  * Batched: large inputs go out in slices, and the usage is added up. The vectors travel as base64, as
  * the openai SDK asks by default: a quarter of the bytes of JSON numbers, and no number parsing (a
@@ -60,15 +67,16 @@ export function openaiEmbeddings(client: OpenAI, config: ProviderConfig): Embedd
       let tokens = 0;
       for (let i = 0; i < inputs.length; i += EMBEDDING_BATCH) {
         const batch = inputs.slice(i, i + EMBEDDING_BATCH);
-        const res = await call(model, config, () =>
-          client.embeddings.create(
-            { model, input: batch, encoding_format: 'base64' },
-            { signal: options?.signal },
-          ),
-        );
-        // Asked for base64, the SDK hands the answer over as the server sent it.
+        // The answer's bytes are read here, not by the SDK: see parseEmbeddingsBody.
+        const res = await call(model, config, async () => {
+          const response = await client.embeddings
+            .create({ model, input: batch, encoding_format: 'base64' }, { signal: options?.signal })
+            .asResponse();
+          const bytes = Buffer.from(await response.arrayBuffer());
+          return parseEmbeddingsBody(bytes, decodeEmbedding) as EmbeddingsAnswer;
+        });
         for (const item of [...res.data].sort((a, b) => a.index - b.index)) {
-          vectors.push(decodeEmbedding(item.embedding as unknown));
+          vectors.push(decodeEmbedding(item.embedding));
         }
         tokens += res.usage?.prompt_tokens ?? 0;
       }
