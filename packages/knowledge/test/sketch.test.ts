@@ -97,6 +97,21 @@ describe('sketch', () => {
     const halves = bits(sketch(a));
     expect(halves.slice(0, 1_024)).not.toEqual(halves.slice(1_024));
     expect(() => bitSketchOf(1_536, 12)).toThrow(RangeError);
+    // Bit by bit, the signs of the float sketch's rotated coordinates, those within 1e-4 of their root
+    // mean square counting as zero (of each rotation in turn, even one shorter than a byte).
+    for (const [dimension, width] of [
+      [1_536, 2_048],
+      [700, 1_024],
+      [3, 4],
+    ] as const) {
+      const v = randomVector(random, dimension);
+      const signs = [0, 1].flatMap((r) => {
+        const rotated = Array.from(sketchOf(dimension, width, 0x51ce7c4 + r)(v));
+        const zero = 1e-4 * Math.sqrt(dot(rotated, rotated) / width);
+        return rotated.map((x) => (x > zero ? 1 : 0));
+      });
+      expect(bits(bitSketchOf(dimension, 2 * width)(v))).toEqual(signs);
+    }
     // A bag of words rotates into exact zeros: its float32 copy, as a provider answers it, keeps them.
     const counts = new Array<number>(1_536).fill(0);
     for (let w = 0; w < 60; w++) counts[Math.floor(random() * 40)]! += 1;

@@ -185,8 +185,18 @@ export function bitSketchOf(dimension: number, bits = SKETCH_BITS, seed = 0x51ce
         squares += coordinates[j]! * coordinates[j]!;
       }
       const zero = ZERO_SHARE * Math.sqrt(squares / each);
-      for (let j = 0; j < each && bit < bits; j++, bit++) {
-        if (coordinates[j]! > zero) bytes[bit >> 3]! |= 0x80 >> (bit & 7);
+      if (each % 8 === 0) {
+        // Eight signs a byte, without a branch (a sign is a coin toss: a third of the time went to
+        // mispredicted branches).
+        for (let j = 0; j < each && bit < bits; j += 8, bit += 8) {
+          let byte = 0;
+          for (let k = j; k < j + 8; k++) byte = (byte << 1) | Number(coordinates[k]! > zero);
+          bytes[bit >> 3] = byte;
+        }
+      } else {
+        for (let j = 0; j < each && bit < bits; j++, bit++) {
+          if (coordinates[j]! > zero) bytes[bit >> 3]! |= 0x80 >> (bit & 7);
+        }
       }
     }
     return `x${bytes.toString('hex')}`;
