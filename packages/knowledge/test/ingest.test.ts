@@ -402,6 +402,8 @@ describe('resuming', () => {
     });
     expect(embeddedTexts() - before).toBe(10);
     expect(await count()).toBe(30);
+    // The upload is removed once its document is ready.
+    expect(existsSync(join(env.dataDir, path))).toBe(false);
   });
 });
 

@@ -115,6 +115,34 @@ function describeBulkLoad(name: string, makeSubject: () => Promise<BulkSubject>)
       expect(top?.id).toBe('b0');
     });
 
+    it("keeps a chunk's values in its row: 1,536-d chunks write nothing to the TOAST table", async () => {
+      // With the default storage, a row wider than 2 kB had its content, metadata, sketch and full text
+      // moved out to the TOAST table, each read back through its index by every filter and answer.
+      await subject.store.createCollection({ name: 'wide', dimension: 1_536 });
+      const random = seeded(7);
+      const wide = Array.from({ length: 20 }, (_, i) => ({
+        id: `w${i}`,
+        content: `${'A paragraph of an ordinary document, long enough to be worth compressing. '.repeat(8)}${i}`,
+        embedding: randomVector(random, 1_536),
+        metadata: { document_id: `doc-${i}`, filename: `file-${i}.pdf`, chunk_index: i },
+      }));
+      await subject.store.upsert('wide', wide);
+      const [row] = await subject.sql.query<{ toast: string | number; heap: string | number }>(
+        `SELECT pg_relation_size(c.reltoastrelid) AS toast, pg_relation_size(c.oid) AS heap
+           FROM pg_class c WHERE c.oid = to_regclass($1)`,
+        [`${subject.schema}.wide`],
+      );
+      expect(Number(row!.heap)).toBeGreaterThan(0);
+      expect(Number(row!.toast)).toBe(0);
+      const [hit] = await subject.store.query('wide', {
+        vector: wide[3]!.embedding,
+        topK: 1,
+        filter: { field: 'document_id', op: 'eq', value: 'doc-3' },
+      });
+      expect(hit).toMatchObject({ id: 'w3', content: wide[3]!.content, metadata: wide[3]!.metadata });
+      await subject.store.dropCollection('wide');
+    });
+
     it('defers the vector index: exact search meanwhile, then one build, made once', async () => {
       await subject.store.createCollection({
         name: 'deferred',

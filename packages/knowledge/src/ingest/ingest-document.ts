@@ -1,4 +1,4 @@
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, unlink } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { MeterScope } from '@atelier/metering';
@@ -316,5 +316,10 @@ export async function ingestDocument(
     clearStoragePath: true,
   });
   if (!finished) throw new LeaseLost();
-  if (document.storagePath) await rm(uploadPath(ctx.deps.dataDir, document.storagePath), { force: true });
+  // One unlink (`rm` would look at the path twice first: two lstat calls a document); gone already is fine.
+  if (document.storagePath) {
+    await unlink(uploadPath(ctx.deps.dataDir, document.storagePath)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
 }

@@ -750,9 +750,23 @@ export class PgvectorStore implements VectorStore {
            tsv tsvector${compression} GENERATED ALWAYS AS (to_tsvector('${language}', content)) STORED
          )`,
       );
-      // Vectors stay in the row (MAIN: out of line only when the row would not fit a page): no TOAST
-      // table write per insert, no TOAST fetch per row on exact (sequential) search.
-      await query(`ALTER TABLE ${table} ALTER COLUMN embedding SET STORAGE MAIN`);
+      // Every value stays in the row (MAIN: compressed first, out of line only when the row would not
+      // fit a page). With the default (EXTENDED), a row wider than 2 kB has its EXTENDED values moved to
+      // the TOAST table before any MAIN one is even compressed: a 1,536-d vector kept only the vector
+      // in the row, each chunk's content, metadata, sketch, full text, id and hash a TOAST row of its
+      // own, written with its own index entry and read back through it by every filter and answer.
+      const columns = [
+        'id',
+        'content',
+        'content_hash',
+        'metadata',
+        'embedding',
+        'tsv',
+        ...(isSketch(kind) ? ['sketch'] : []),
+      ];
+      await query(
+        `ALTER TABLE ${table} ${columns.map((c) => `ALTER COLUMN ${c} SET STORAGE MAIN`).join(', ')}`,
+      );
       const statements = indexStatements(name, table, distance, kind, spec.dimension, !spec.deferVectorIndex);
       for (const statement of statements) await query(statement);
       await query(
