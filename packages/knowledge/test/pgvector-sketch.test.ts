@@ -81,6 +81,10 @@ function describeSketches(
           inner_product: `${precision}_ip_ops`,
         }[distance];
         expect(await indexDef(table)).toContain(`USING hnsw (sketch ${opclass})`);
+        // The graphs' parameters, written out: a binary sketch's (BIT_SKETCH_BUILD), a float sketch's (SKETCH_BUILD).
+        expect(await indexDef(table)).toContain(
+          distance === 'cosine' ? "m='14', ef_construction='48'" : "m='12', ef_construction='48'",
+        );
         const queries = clustered(10, 1_536, 3, 5_000); // the same topics, other texts
         let found = 0;
         for (const { embedding: vector } of queries) {

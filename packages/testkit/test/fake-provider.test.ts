@@ -260,6 +260,26 @@ describe('embeddings', () => {
     const floats = Array.from({ length: bytes.length / 4 }, (_, i) => bytes.readFloatLE(i * 4));
     expect(floats).toHaveLength(16);
     bagOfWordsEmbedding(input[0]!, 16).forEach((value, i) => expect(floats[i]).toBeCloseTo(value, 6));
+
+    // A batch in base64 (written as bytes) has the list's whole shape, like the float answer.
+    const batch: any = await (
+      await post('/v1/embeddings', { model: 'm "é"', input, encoding_format: 'base64', dimensions: 16 })
+    ).json();
+    expect(batch).toMatchObject({
+      object: 'list',
+      model: 'm "é"',
+      usage: { prompt_tokens: 16, total_tokens: 16 },
+    });
+    expect(batch.data.map((item: any) => [item.object, item.index])).toEqual([
+      ['embedding', 0],
+      ['embedding', 1],
+      ['embedding', 2],
+    ]);
+    batch.data.forEach((item: any, n: number) => {
+      const decoded = Buffer.from(item.embedding, 'base64');
+      const expected = bagOfWordsEmbedding(input[n]!, 16);
+      expected.forEach((value, i) => expect(decoded.readFloatLE(i * 4)).toBeCloseTo(value, 6));
+    });
   });
 
   it('bagOfWordsEmbedding is deterministic and unit length', () => {

@@ -124,8 +124,14 @@ const SKETCH_BUILD = 'm = 12, ef_construction = 48';
  * of float64 vectors): m 12 / 48 10.1-11.1 s, 49 MB, 0.959-0.965; m 12 / 64 12.0 s, 0.968; m 16 / 40
  * 13.0 s, 0.971; m 16 / 64 17.0 s, 0.9825; m 16 / 100 27.4 s, 0.986. Searched exactly, the 300 nearest
  * by Hamming distance hold 0.997 of the true top-10 (0.978 with 1,024 bits, 0.858 with 512).
+ * Taken: m 14 / 48. Three labs of one hour (2026-12-02, a slower machine, 1 build worker; build, recall@10,
+ * SQL p50), m 16 / 48 against m 14 / 48: 21.0 / 12.5 s, 0.9815 / 0.972, 10.8 / 8.7 ms; 28.8 / 16.5 s,
+ * 0.977 / 0.9705, 9.2 / 9.9 ms; m 16 alone 17.5 s, 0.9735. Against them: m 12 / 48 11.4-12.8 s, 0.9595-0.9625
+ * (0.9735 at ef_search 400, 9.2 ms); m 12 / 64 14.1 s, 0.9715; m 14 / 40 14.9 s, 0.9595; m 10 / 40 12.8 s,
+ * 0.939. A graph of 14 links a node (28 on layer 0) is built in 60-70 % of the time of 16 for about 0.007
+ * of recall; the build is a third of an ingestion's CPU (the documents wait for it to be searched by index).
  */
-const BIT_SKETCH_BUILD = 'm = 16, ef_construction = 48';
+const BIT_SKETCH_BUILD = 'm = 14, ef_construction = 48';
 const SKETCH_FROM_DIMENSION = 1_024;
 /** An HNSW graph element besides its vector: its links (m = 16: 32 on layer 0) and bookkeeping. */
 const HNSW_ELEMENT_BYTES = 600;

@@ -1,4 +1,4 @@
-import { embeddingOf } from './embedding';
+import { base64EmbeddingsBody, embeddingOf } from './embedding';
 import { invalid, modelNotFound } from './errors';
 import { requireModel, requireObject, sendJson } from './exchange';
 import { passModelSwitches } from './model-switches';
@@ -108,12 +108,18 @@ export async function embeddings(ex: Exchange): Promise<void> {
     throw invalid("'dimensions' must be a positive integer.");
   }
   if (!(await passModelSwitches(ex, model, false))) return;
+  const tokens = texts.reduce((sum, text) => sum + countWords(text), 0);
+  if (format === 'base64') {
+    const vectors = texts.map((text) => embeddingOf(text, dimensions, 'base64') as string);
+    ex.res.writeHead(200, { 'content-type': 'application/json' });
+    ex.res.end(base64EmbeddingsBody(vectors, model, tokens));
+    return;
+  }
   const data = texts.map((text, index) => ({
     object: 'embedding',
     index,
     embedding: embeddingOf(text, dimensions, format),
   }));
-  const tokens = texts.reduce((sum, text) => sum + countWords(text), 0);
   sendJson(ex.res, 200, {
     object: 'list',
     data,
