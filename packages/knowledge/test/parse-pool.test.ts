@@ -15,6 +15,7 @@ import {
   type ParsePool,
 } from '../src/index';
 import { parseSource } from '../src/parse/parse-source';
+import { threadArgv } from '../src/parse/pool';
 
 const stub = new URL('./fixtures/parse-thread-stub.mjs', import.meta.url);
 const sample = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).pathname;
@@ -221,4 +222,34 @@ console.log(JSON.stringify({ type: doc.type, paragraphs: doc.metadata.paragraphs
       await rm(dir, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe('the options a parser thread is given', () => {
+  it('inherits them when the process has the dist condition, else gets only those a thread takes', () => {
+    expect(threadArgv(['--max-old-space-size=4096', '--conditions=atelier-dist'])).toBeUndefined();
+    expect(threadArgv(['-C', 'atelier-dist', '--max-semi-space-size=32'])).toBeUndefined();
+    expect(threadArgv(['--conditions', 'atelier-dist'])).toBeUndefined();
+    // V8's and the process's own options are refused to a thread given them explicitly: left out.
+    expect(
+      threadArgv([
+        '--max-old-space-size=4096',
+        '--import',
+        'tsx',
+        '--enable-source-maps',
+        '--title=api',
+        '-C',
+        'other',
+        '--require=./apm.cjs',
+      ]),
+    ).toEqual([
+      '--import',
+      'tsx',
+      '--enable-source-maps',
+      '-C',
+      'other',
+      '--require=./apm.cjs',
+      '--conditions=atelier-dist',
+    ]);
+    expect(threadArgv([])).toEqual(['--conditions=atelier-dist']);
+  });
 });

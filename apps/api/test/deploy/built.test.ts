@@ -56,4 +56,18 @@ describe('the production build', () => {
       await built.closeParsePool();
     }
   });
+
+  it('parses in threads of a process started with V8 options (node --max-old-space-size=… as operators do)', () => {
+    // Node refuses a thread V8's options when they are given to it explicitly: every parse failed so.
+    const script = `const k = await import(${JSON.stringify(pathToFileURL(`${root}packages/knowledge/dist/index.js`).href)});
+      const doc = await k.parseDocument({ path: ${JSON.stringify(`${root}packages/knowledge/test/fixtures/sample.pdf`)}, filename: 'sample.pdf' });
+      await k.closeParsePool();
+      process.stdout.write(doc.type + ' ' + doc.pages.length);`;
+    const out = execFileSync(
+      process.execPath,
+      ['--max-old-space-size=512', '--conditions=atelier-dist', '--input-type=module', '-e', script],
+      { cwd: root, encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(out).toBe('pdf 2');
+  });
 });

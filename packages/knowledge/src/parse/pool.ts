@@ -43,8 +43,34 @@ const threadEntry = () =>
  * importing the bundle) may lack; without it they resolve to TypeScript no thread can load.
  */
 const DIST_CONDITION = '--conditions=atelier-dist';
-const threadArgv = () =>
-  process.execArgv.includes(DIST_CONDITION) ? process.execArgv : [...process.execArgv, DIST_CONDITION];
+/** Options a thread takes that bear on loading its modules or on its diagnostics, with their value. */
+const THREAD_OPTION = /^(--conditions|-C|--import|--require|-r|--loader|--experimental-loader)$/;
+const THREAD_FLAG =
+  /^(--conditions|-C|--import|--require|-r|--loader|--experimental-loader)=|^--(enable-source-maps|no-warnings|no-deprecation|trace-warnings)$/;
+
+/**
+ * The options of the process's own command line a thread is given. A thread inherits them (Node keeps
+ * those a thread can take) when given none: so when the process has the dist condition already (the API
+ * and worker as the image starts them), none are given. Else the condition is added to those of
+ * them that matter to a thread: Node refuses a thread any option of the process or of V8 given
+ * explicitly (`node --max-old-space-size=4096 …`, a common production setting, failed every parse).
+ */
+export function threadArgv(execArgv: readonly string[] = process.execArgv): string[] | undefined {
+  const hasCondition = execArgv.some(
+    (arg, i) =>
+      arg === DIST_CONDITION ||
+      arg === '-C=atelier-dist' ||
+      ((arg === '--conditions' || arg === '-C') && execArgv[i + 1] === 'atelier-dist'),
+  );
+  if (hasCondition) return undefined;
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i]!;
+    if (THREAD_FLAG.test(arg)) kept.push(arg);
+    else if (THREAD_OPTION.test(arg) && i + 1 < execArgv.length) kept.push(arg, execArgv[++i]!);
+  }
+  return [...kept, DIST_CONDITION];
+}
 
 /**
  * A pool of parser threads (piscina): parsing a large PDF or Office file is CPU work of seconds that
@@ -55,9 +81,10 @@ const threadArgv = () =>
 export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   const threads = Math.max(1, Math.floor(options.threads ?? defaultParseThreads()));
   const maxMemoryMb = options.maxMemoryMb ?? DEFAULT_MEMORY_MB;
+  const execArgv = built && !options.entry ? threadArgv() : undefined;
   const piscina = new Piscina<ThreadTask, ThreadAnswer>({
     filename: (options.entry ?? threadEntry()).href,
-    ...(built && !options.entry ? { execArgv: threadArgv() } : {}),
+    ...(execArgv ? { execArgv } : {}),
     minThreads: 0,
     maxThreads: threads,
     idleTimeout: options.idleTimeoutMs ?? 30_000,
