@@ -193,16 +193,9 @@ export function createIngestionWorker(ctx: IngestContext, options: IngestionWork
       clearInterval(renewal);
       stopping.signal.removeEventListener('abort', onStop);
     }
-    if (state.collection && !stopping.signal.aborted) {
-      const drained = await hasPendingDocuments(ctx.sql, state.collection.id).then(
-        (pending) => !pending,
-        (error: unknown) => {
-          ctx.deps.onError(error, `checking the queue of collection ${document.collectionId}`);
-          return false;
-        },
-      );
-      if (drained) indexSoon(state.collection);
-    }
+    // The build waits for the collection to stay unclaimed a moment, then for its queue to be empty
+    // (indexWhenDrained asks): no query here, after every document.
+    if (state.collection && !stopping.signal.aborted) indexSoon(state.collection);
   }
 
   async function lane(): Promise<void> {
