@@ -1,0 +1,1 @@
+CREATE INDEX "rag_documents_waiting_idx" ON "rag_documents" USING btree ("created_at") WHERE "rag_documents"."status" in ('queued', 'processing');
