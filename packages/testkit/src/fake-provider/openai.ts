@@ -1,6 +1,6 @@
 import { base64EmbeddingsBody, embeddingOf } from './embedding';
 import { invalid, modelNotFound } from './errors';
-import { requireModel, requireObject, sendJson } from './exchange';
+import { requireModel, requireObject, sendBytes, sendJson } from './exchange';
 import { passModelSwitches } from './model-switches';
 import { countWords } from './text';
 import type { Exchange } from './types';
@@ -111,8 +111,7 @@ export async function embeddings(ex: Exchange): Promise<void> {
   const tokens = texts.reduce((sum, text) => sum + countWords(text), 0);
   if (format === 'base64') {
     const vectors = texts.map((text) => embeddingOf(text, dimensions, 'base64') as string);
-    ex.res.writeHead(200, { 'content-type': 'application/json' });
-    ex.res.end(base64EmbeddingsBody(vectors, model, tokens));
+    sendBytes(ex.res, 'application/json', base64EmbeddingsBody(vectors, model, tokens));
     return;
   }
   const data = texts.map((text, index) => ({
