@@ -1,4 +1,4 @@
-import { createGuardedFetch, type UrlPolicy } from '@atelier/net';
+import { createGuardedFetch, guardedRequest, type GuardedResponse, type UrlPolicy } from '@atelier/net';
 import {
   cancelledError,
   fromHttpStatus,
@@ -74,4 +74,56 @@ export async function providerFetch(url: string, options: HttpOptions): Promise<
 
 export async function providerJson<T>(url: string, options: HttpOptions): Promise<T> {
   return (await (await providerFetch(url, options)).json()) as T;
+}
+
+/**
+ * A JSON POST whose answer is read whole as bytes, on node:http (the guarded client's buffered
+ * request) rather than fetch + web streams + an SDK: a call costs a fraction of the CPU and of the
+ * latency (an embeddings call of one question: about 1 ms less on a local server), which every
+ * retrieval waits for. Same guarantees as providerFetch: every hop checked by the provider URL policy,
+ * `timeoutMs` for the whole exchange, the caller's cancellation, retries on 429/5xx, answers of at
+ * most 20 MB, failures as ProviderError.
+ */
+export async function providerPost(url: string, options: HttpOptions): Promise<Buffer> {
+  const payload = JSON.stringify(options.body);
+  return withRetry(
+    async () => {
+      if (options.signal?.aborted) throw cancelledError();
+      let res: GuardedResponse;
+      try {
+        res = await guardedRequest(
+          {
+            method: 'POST',
+            url,
+            headers: {
+              ...options.headers,
+              'content-type': 'application/json',
+              accept: 'application/json',
+              'content-length': String(Buffer.byteLength(payload)),
+            },
+            body: payload,
+            timeoutMs: options.timeoutMs,
+            signal: options.signal,
+            what: 'The provider URL',
+          },
+          options.policy,
+        );
+      } catch (error) {
+        if (options.signal?.aborted) throw cancelledError();
+        const refused = netErrorIn(error);
+        throw refused ? fromNetError(refused, options.timeoutMs) : unreachable((error as Error).message);
+      }
+      const body = Buffer.from(res.body.buffer, res.body.byteOffset, res.body.byteLength);
+      if (res.status >= 200 && res.status < 300) return body;
+      const text = body.toString('utf8', 0, Math.min(body.length, 64 * 1024));
+      let message: string;
+      try {
+        message = providerMessage(JSON.parse(text));
+      } catch {
+        message = text.slice(0, 300);
+      }
+      throw fromHttpStatus(res.status, message, options.model);
+    },
+    { retries: options.retries, signal: options.signal },
+  );
 }

@@ -43,7 +43,7 @@ export function createAdapters(config: ProviderConfig): ProviderAdapters {
       const chat = openaiChat(client, config);
       const adapters: ProviderAdapters = {
         chat,
-        embeddings: openaiEmbeddings(client, config),
+        embeddings: openaiEmbeddings(config),
         ocr: config.kind === 'mistral' ? mistralOcr(config) : visionOcr(chat),
         listModels: async (options) => {
           if (config.kind === 'ollama') {

@@ -280,6 +280,64 @@ describe('the other model types', () => {
     }
   });
 
+  it('embedding failures: a 429 is retried, a refused key and an unknown model say so, a silent server times out', async () => {
+    const answers: (number | 'silent')[] = [429, 200, 401, 404, 'silent'];
+    const seen: { path: string; auth: string | undefined; body: unknown }[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        seen.push({
+          path: req.url ?? '',
+          auth: req.headers.authorization,
+          body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+        });
+        const status = answers.shift();
+        if (status === 'silent') return;
+        res.writeHead(status ?? 500, { 'content-type': 'application/json' });
+        res.end(
+          status === 200
+            ? JSON.stringify({ data: [{ index: 0, embedding: [1, 0] }], usage: { prompt_tokens: 1 } })
+            : JSON.stringify({ error: { message: `said ${status}` } }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const local = createAdapters({
+        ...config,
+        baseUrl: `http://127.0.0.1:${port}/v1/`,
+        timeoutMs: 300,
+        maxRetries: 1,
+      }).embeddings!;
+      expect((await local.embed('e-model', ['a'])).vectors).toEqual([[1, 0]]);
+      expect(seen).toHaveLength(2);
+      expect(seen[1]).toEqual({
+        path: '/v1/embeddings',
+        auth: 'Bearer test-key',
+        body: { model: 'e-model', input: ['a'], encoding_format: 'base64' },
+      });
+      await expect(local.embed('e-model', ['a'])).rejects.toMatchObject({
+        code: 'bad_credentials',
+        message: expect.stringContaining('said 401'),
+      });
+      await expect(local.embed('e-model', ['a'])).rejects.toMatchObject({
+        code: 'model_not_found',
+        message: expect.stringContaining('"e-model"'),
+      });
+      await expect(local.embed('e-model', ['a'])).rejects.toMatchObject({ code: 'timeout' });
+      const cancelled = new AbortController();
+      cancelled.abort();
+      await expect(local.embed('e-model', ['a'], { signal: cancelled.signal })).rejects.toMatchObject({
+        code: 'cancelled',
+      });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it("an embedding that is neither base64 nor numbers is the provider's error, not a wrong vector", () => {
     expect(decodeEmbedding(Buffer.from(new Float32Array([0.5, -2]).buffer).toString('base64'))).toEqual([
       0.5, -2,

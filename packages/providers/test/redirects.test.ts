@@ -52,7 +52,12 @@ const calls: [string, ProviderConfig['kind'], string, (config: ProviderConfig) =
         void event;
     },
   ],
-  ['embeddings (SDK)', 'openai_compatible', '/v1', (c) => createAdapters(c).embeddings!.embed('e', ['x'])],
+  [
+    'embeddings (providerPost)',
+    'openai_compatible',
+    '/v1',
+    (c) => createAdapters(c).embeddings!.embed('e', ['x']),
+  ],
   [
     'text-to-speech (SDK)',
     'openai',

@@ -375,6 +375,23 @@ export function encodeVectorArray(
   return buffer;
 }
 
+/**
+ * One vector in pgvector's binary format (vector_recv: the dimension, a reserved word, then the floats
+ * in network order), checked first: a question's 1,536 numbers neither formatted as text here nor
+ * parsed there.
+ */
+export function encodeVector(vector: readonly number[], dimension: number): Buffer {
+  validateVector(vector, dimension);
+  const buffer = Buffer.allocUnsafe(4 + 4 * dimension);
+  buffer.writeInt16BE(dimension, 0);
+  buffer.writeInt16BE(0, 2);
+  const floats = new Float32Array(vector);
+  const bytes = Buffer.from(floats.buffer);
+  if (ENDIANNESS === 'LE') bytes.swap32();
+  bytes.copy(buffer, 4);
+  return buffer;
+}
+
 /** Top-level equality conditions as one JSON object: `metadata @> it` lets the GIN index narrow the rows. */
 function containment(filter: MetadataFilter | undefined): Metadata | undefined {
   if (!filter) return undefined;
@@ -1176,7 +1193,12 @@ export class PgvectorStore implements VectorStore {
   private async search(target: Target, request: VectorQuery): Promise<ScoredChunk[]> {
     const topK = checkTopK(request.topK);
     const params = new Params();
-    const vector = `${params.add(checkVector(request.vector, target.dimension))}::vector`;
+    // On node-postgres the question's vector travels in binary (a Buffer parameter is sent so).
+    const vector = `${params.add(
+      this.sql.binaryParameters
+        ? encodeVector(request.vector, target.dimension)
+        : checkVector(request.vector, target.dimension),
+    )}::vector`;
     const where = request.filter ? compileFilter(request.filter, target.metadata, params) : 'true';
     // Only the store's own tables have the GIN index on metadata that makes this pay.
     const contains = target.writable ? containment(request.filter) : undefined;

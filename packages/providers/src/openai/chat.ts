@@ -12,7 +12,7 @@ import type {
   ProviderConfig,
   ToolCall,
 } from '../types';
-import { call, chatCompletionsTarget, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './client';
+import { call, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, openaiTarget } from './client';
 
 function toMessages(request: ChatRequest): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = request.system
@@ -130,7 +130,7 @@ export function openaiChat(client: OpenAI, config: ProviderConfig): ChatModel {
     },
 
     async *stream(request, options): AsyncGenerator<ChatEvent> {
-      const target = chatCompletionsTarget(config, request.model);
+      const target = openaiTarget(config, request.model, 'chat/completions');
       const events = postSse(target.url, {
         headers: target.headers,
         body: { ...params(request), stream: true, stream_options: { include_usage: true } },

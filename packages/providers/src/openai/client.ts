@@ -47,26 +47,27 @@ export function openaiClient(config: ProviderConfig): OpenAI {
 }
 
 /**
- * Where a chat completion goes and how it authenticates, as the SDK would send it: used by the
- * streamed path, which runs on node:http for speed (see ../http-stream.ts).
+ * Where a call of the OpenAI API goes and how it authenticates, as the SDK would send it: used by the
+ * streamed chat and by embeddings, which run on node:http for speed (see ../http-stream.ts, ../http.ts).
  */
-export function chatCompletionsTarget(
+export function openaiTarget(
   config: ProviderConfig,
   model: string,
+  endpoint: 'chat/completions' | 'embeddings',
 ): { url: string; headers: Record<string, string> } {
   if (config.kind === 'azure_openai') {
     if (!config.baseUrl)
       throw new ProviderError('bad_request', 'Azure OpenAI needs the endpoint of your resource as base URL.');
     const version = config.settings?.api_version || AZURE_API_VERSION;
     return {
-      url: `${config.baseUrl.replace(/\/+$/, '')}/openai/deployments/${encodeURIComponent(model)}/chat/completions?api-version=${encodeURIComponent(version)}`,
+      url: `${config.baseUrl.replace(/\/+$/, '')}/openai/deployments/${encodeURIComponent(model)}/${endpoint}?api-version=${encodeURIComponent(version)}`,
       headers: { 'api-key': config.apiKey ?? '' },
     };
   }
   const baseURL = config.baseUrl || DEFAULT_BASE_URLS[config.kind as keyof typeof DEFAULT_BASE_URLS];
   if (!baseURL) throw new ProviderError('bad_request', 'This provider needs a base URL.');
   return {
-    url: `${baseURL.replace(/\/+$/, '')}/chat/completions`,
+    url: `${baseURL.replace(/\/+$/, '')}/${endpoint}`,
     headers: { authorization: `Bearer ${config.apiKey || 'not-needed'}` },
   };
 }

@@ -12,7 +12,8 @@ import type {
   TextToSpeechModel,
   VideoModel,
 } from '../types';
-import { call } from './client';
+import { providerPost } from '../http';
+import { call, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, openaiTarget } from './client';
 import { parseEmbeddingsBody } from './embeddings-body';
 
 const EMBEDDING_BATCH = 96;
@@ -58,23 +59,28 @@ interface EmbeddingsAnswer {
 /**
  * Batched: large inputs go out in slices, and the usage is added up. The vectors travel as base64, as
  * the openai SDK asks by default: a quarter of the bytes of JSON numbers, and no number parsing (a
- * corpus of 100,000 chunks of 1,536 dimensions is 150 million of them).
+ * corpus of 100,000 chunks of 1,536 dimensions is 150 million of them). The call runs on node:http
+ * (providerPost), not the SDK: a retrieval waits for it, and an ingestion makes thousands.
  */
-export function openaiEmbeddings(client: OpenAI, config: ProviderConfig): EmbeddingsModel {
+export function openaiEmbeddings(config: ProviderConfig): EmbeddingsModel {
   return {
     async embed(model, inputs, options) {
+      const target = openaiTarget(config, model, 'embeddings');
       const vectors: number[][] = [];
       let tokens = 0;
       for (let i = 0; i < inputs.length; i += EMBEDDING_BATCH) {
         const batch = inputs.slice(i, i + EMBEDDING_BATCH);
-        // The answer's bytes are read here, not by the SDK: see parseEmbeddingsBody.
-        const res = await call(model, config, async () => {
-          const response = await client.embeddings
-            .create({ model, input: batch, encoding_format: 'base64' }, { signal: options?.signal })
-            .asResponse();
-          const bytes = Buffer.from(await response.arrayBuffer());
-          return parseEmbeddingsBody(bytes, decodeEmbedding) as EmbeddingsAnswer;
+        const bytes = await providerPost(target.url, {
+          headers: target.headers,
+          body: { model, input: batch, encoding_format: 'base64' },
+          timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          retries: config.maxRetries ?? DEFAULT_RETRIES,
+          signal: options?.signal,
+          model,
+          policy: config.urlPolicy,
         });
+        // Read here rather than with JSON.parse: see parseEmbeddingsBody.
+        const res = parseEmbeddingsBody(bytes, decodeEmbedding) as EmbeddingsAnswer;
         for (const item of [...res.data].sort((a, b) => a.index - b.index)) {
           vectors.push(decodeEmbedding(item.embedding));
         }
