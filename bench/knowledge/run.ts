@@ -27,13 +27,15 @@
 //    process of its own, health-probe.ts: the bench's loop is busy uploading), a
 //    chat streams answer after answer and the API's RSS is sampled: ingest_health_p99_ms (beside
 //    idle_health_p99_ms, the same calls for 10 s before), ingest_rss_peak_mb, ingest_chat_answers.
-// Last line: one JSON object.
+// Before it all, how fast the machine is right now (machine_js_ms, machine_loopback_rtt_ms: see
+// ../shared/machine.ts). Last line: one JSON object.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SKETCH_CANDIDATES, sketchProbe, type SketchKind } from '@atelier/knowledge';
 import { bagOfWordsEmbedding } from '@atelier/testkit';
 import pg from 'pg';
 import { api, firstLine, launchApi, login, root, start, stopAll } from '../shared/processes';
+import { machineSpeed } from '../shared/machine';
 import { percentile, readEvents } from '../shared/stats';
 import { CHUNK_SIZE, DIMENSION, ExactIndex, largePdf, paragraph, question } from './corpus';
 
@@ -245,6 +247,8 @@ async function chatLoop(base: string, token: string, chatbot: string, stop: { do
 }
 
 async function main() {
+  const machine = await machineSpeed();
+  log(`machine: ${JSON.stringify(machine)}`);
   const fake = start(['fake.ts'], {}, join(root, 'bench', 'knowledge'));
   const fakeUrl = await firstLine(fake);
   const { base, child } = await launchApi({
@@ -495,6 +499,7 @@ async function main() {
       ingest_chat_answers: chat.ttft.length,
       ingest_chat_failures: chat.failures,
       ingest_chat_ttft_p99_ms: round(percentile(chat.ttft, 99)),
+      ...machine,
     }),
   );
 }
