@@ -99,6 +99,8 @@ export async function providerPost(url: string, options: HttpOptions): Promise<B
               ...options.headers,
               'content-type': 'application/json',
               accept: 'application/json',
+              // The bytes are read as they come (no decompression on this path): ask for them plain.
+              'accept-encoding': 'identity',
               'content-length': String(Buffer.byteLength(payload)),
             },
             body: payload,

@@ -282,7 +282,8 @@ describe('the other model types', () => {
 
   it('embedding failures: a 429 is retried, a refused key and an unknown model say so, a silent server times out', async () => {
     const answers: (number | 'silent')[] = [429, 200, 401, 404, 'silent'];
-    const seen: { path: string; auth: string | undefined; body: unknown }[] = [];
+    const seen: { path: string; auth: string | undefined; encoding: string | undefined; body: unknown }[] =
+      [];
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -290,6 +291,7 @@ describe('the other model types', () => {
         seen.push({
           path: req.url ?? '',
           auth: req.headers.authorization,
+          encoding: req.headers['accept-encoding'],
           body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
         });
         const status = answers.shift();
@@ -316,6 +318,7 @@ describe('the other model types', () => {
       expect(seen[1]).toEqual({
         path: '/v1/embeddings',
         auth: 'Bearer test-key',
+        encoding: 'identity',
         body: { model: 'e-model', input: ['a'], encoding_format: 'base64' },
       });
       await expect(local.embed('e-model', ['a'])).rejects.toMatchObject({
