@@ -1,16 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { guardedStream, type GuardedStreamResponse, type UrlPolicy } from '@atelier/net';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import {
-  cancelledError,
-  fromHttpStatus,
-  fromNetError,
-  netErrorIn,
-  ProviderError,
-  timeoutError,
-  unreachable,
-} from './errors';
-import { providerMessage } from './http';
+import { cancelledError, fromHttpStatus, timeoutError, unreachable } from './errors';
+import { ERROR_BODY_LIMIT, errorBodyMessage, requestFailure } from './http';
 import { withRetry } from './retry';
 
 export interface SseRequest {
@@ -25,8 +17,6 @@ export interface SseRequest {
   /** What the request (and its redirects) may reach: the provider's URL policy. */
   policy: UrlPolicy;
 }
-
-const ERROR_BODY_LIMIT = 64 * 1024;
 
 /**
  * POSTs JSON and reads the answer as server-sent events, on node:http rather than fetch: a relayed
@@ -68,10 +58,7 @@ async function open(url: string, request: SseRequest): Promise<IncomingMessage> 
       request.policy,
     );
   } catch (error) {
-    if (signal?.aborted) throw cancelledError();
-    if (error instanceof ProviderError) throw error;
-    const refused = netErrorIn(error);
-    throw refused ? fromNetError(refused, timeoutMs) : unreachable((error as Error).message);
+    throw requestFailure(error, signal, timeoutMs);
   }
   const res = answer.body;
   if (answer.status >= 200 && answer.status < 300) return res;
@@ -87,11 +74,7 @@ async function readError(res: IncomingMessage): Promise<string> {
     if (text.length > ERROR_BODY_LIMIT) break;
   }
   res.destroy();
-  try {
-    return providerMessage(JSON.parse(text));
-  } catch {
-    return text.slice(0, 300);
-  }
+  return errorBodyMessage(text);
 }
 
 /** The events of a response body, with one idle timer re-armed per chunk (no timer per token). */

@@ -4,6 +4,7 @@ import {
   fromHttpStatus,
   fromNetError,
   netErrorIn,
+  ProviderError,
   timeoutError,
   unreachable,
 } from './errors';
@@ -20,6 +21,30 @@ export interface HttpOptions {
   model?: string;
   /** What the request (and its redirects) may reach: the provider's URL policy. */
   policy: UrlPolicy;
+}
+
+/** How much of an error answer is read for its message. */
+export const ERROR_BODY_LIMIT = 64 * 1024;
+
+/** The message of an error answer's text: the provider's JSON error, else the text's start. */
+export function errorBodyMessage(text: string): string {
+  try {
+    return providerMessage(JSON.parse(text));
+  } catch {
+    return text.slice(0, 300);
+  }
+}
+
+/** A guarded request that failed before an answer (cancelled, refused, timed out, unreachable), in our words. */
+export function requestFailure(
+  error: unknown,
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+): ProviderError {
+  if (signal?.aborted) return cancelledError();
+  if (error instanceof ProviderError) return error;
+  const refused = netErrorIn(error);
+  return refused ? fromNetError(refused, timeoutMs) : unreachable((error as Error).message);
 }
 
 export function providerMessage(body: unknown): string {
@@ -111,20 +136,12 @@ export async function providerPost(url: string, options: HttpOptions): Promise<B
           options.policy,
         );
       } catch (error) {
-        if (options.signal?.aborted) throw cancelledError();
-        const refused = netErrorIn(error);
-        throw refused ? fromNetError(refused, options.timeoutMs) : unreachable((error as Error).message);
+        throw requestFailure(error, options.signal, options.timeoutMs);
       }
       const body = Buffer.from(res.body.buffer, res.body.byteOffset, res.body.byteLength);
       if (res.status >= 200 && res.status < 300) return body;
-      const text = body.toString('utf8', 0, Math.min(body.length, 64 * 1024));
-      let message: string;
-      try {
-        message = providerMessage(JSON.parse(text));
-      } catch {
-        message = text.slice(0, 300);
-      }
-      throw fromHttpStatus(res.status, message, options.model);
+      const text = body.toString('utf8', 0, Math.min(body.length, ERROR_BODY_LIMIT));
+      throw fromHttpStatus(res.status, errorBodyMessage(text), options.model);
     },
     { retries: options.retries, signal: options.signal },
   );

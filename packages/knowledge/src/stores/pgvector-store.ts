@@ -358,19 +358,11 @@ export function encodeVectorArray(
   buffer.writeUInt32BE(elementType, 8);
   buffer.writeInt32BE(vectors.length, 12);
   buffer.writeInt32BE(1, 16);
-  // Each vector goes through a Float32Array (one native copy) and is byte-swapped to network order.
-  const floats = new Float32Array(dimension);
-  const bytes = Buffer.from(floats.buffer);
+  const scratch = new Float32Array(dimension);
   let at = 20;
   for (const vector of vectors) {
     buffer.writeInt32BE(size, at);
-    buffer.writeInt16BE(dimension, at + 4);
-    buffer.writeInt16BE(0, at + 6);
-    at += 8;
-    floats.set(vector);
-    if (ENDIANNESS === 'LE') bytes.swap32();
-    bytes.copy(buffer, at);
-    at += 4 * dimension;
+    at = writeVector(buffer, at + 4, vector, dimension, scratch);
   }
   return buffer;
 }
@@ -383,13 +375,28 @@ export function encodeVectorArray(
 export function encodeVector(vector: readonly number[], dimension: number): Buffer {
   validateVector(vector, dimension);
   const buffer = Buffer.allocUnsafe(4 + 4 * dimension);
-  buffer.writeInt16BE(dimension, 0);
-  buffer.writeInt16BE(0, 2);
-  const floats = new Float32Array(vector);
-  const bytes = Buffer.from(floats.buffer);
-  if (ENDIANNESS === 'LE') bytes.swap32();
-  bytes.copy(buffer, 4);
+  writeVector(buffer, 0, vector, dimension, new Float32Array(dimension));
   return buffer;
+}
+
+/**
+ * Writes one vector as vector_recv reads it at `at`, through `scratch` (one native copy into float32,
+ * byte-swapped to network order); answers where the next value starts.
+ */
+function writeVector(
+  buffer: Buffer,
+  at: number,
+  vector: ArrayLike<number>,
+  dimension: number,
+  scratch: Float32Array,
+): number {
+  buffer.writeInt16BE(dimension, at);
+  buffer.writeInt16BE(0, at + 2);
+  scratch.set(vector);
+  const bytes = Buffer.from(scratch.buffer, scratch.byteOffset, scratch.byteLength);
+  if (ENDIANNESS === 'LE') bytes.swap32();
+  bytes.copy(buffer, at + 4);
+  return at + 4 + 4 * dimension;
 }
 
 /** Top-level equality conditions as one JSON object: `metadata @> it` lets the GIN index narrow the rows. */
